@@ -1,0 +1,75 @@
+//! Generates `include/memviewslice.h` with cbindgen, writing it only when its content changes.
+//! The header is checked in; `make check-header` fails when a build changes it.
+
+use std::path::Path;
+
+const PREAMBLE: &str = r#"/*
+ * memviewslice: strided views over raw memory, laid out like Cython's __Pyx_memviewslice.
+ *
+ * Conventions (every function):
+ * - Fallible functions return mvs_status: MVS_OK (0) or an MVS_ERR_* code. On failure no
+ *   output is written, and mvs_last_error() gives a detailed message for this thread.
+ * - Inputs come first, outputs last, through pointers. An output mvs_slice may be the same
+ *   pointer as the source (update in place).
+ * - NULL where a pointer is required is MVS_ERR_NULL; an array of length 0 may be NULL.
+ * - ndim is 0..=MVS_MAX_DIMS; axes may be negative (counting from the end, as in NumPy);
+ *   enum-like arguments are plain ints and unknown values are MVS_ERR_VALUE.
+ * - MVS_NONE in a slice bound or step means "not given" (Python's None).
+ * - Common errors of every function that takes a view (src, ndim), listed as "the common
+ *   ones": MVS_ERR_NULL (src, or a required array or output, is NULL), MVS_ERR_NDIM (ndim
+ *   outside 0..=8, or a result of more than 8 dimensions), MVS_ERR_SHAPE (src has a negative
+ *   extent), MVS_ERR_OVERFLOW (arithmetic on the view's extents, strides or offsets would
+ *   overflow ptrdiff_t).
+ * - Nothing here allocates, locks, prints, aborts or reads the viewed memory (except through
+ *   indirect dimensions where a function says so). Every function is thread-safe.
+ * - Free choices, where NumPy's value addresses nothing: the stride of a result axis of
+ *   length 0 or 1 is the source's; a result of length 0 keeps the source's data address.
+ */"#;
+
+const VERSION_AND_NONE: &str = r#"
+#define MVS_VERSION "@VERSION@"
+
+/** "Not given" in slice bounds and steps (Python's None). */
+#define MVS_NONE PTRDIFF_MIN
+"#;
+
+const TRAILER: &str = r#"
+/* The layout of mvs_slice is Cython's __Pyx_memviewslice. */
+#ifdef __cplusplus
+static_assert(sizeof(mvs_slice) == 2 * sizeof(void *) + 24 * sizeof(ptrdiff_t), "mvs_slice size");
+static_assert(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data offset");
+static_assert(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
+static_assert(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");
+static_assert(offsetof(mvs_slice, suboffsets) == 2 * sizeof(void *) + 16 * sizeof(ptrdiff_t), "mvs_slice.suboffsets offset");
+#else
+_Static_assert(sizeof(mvs_slice) == 2 * sizeof(void *) + 24 * sizeof(ptrdiff_t), "mvs_slice size");
+_Static_assert(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data offset");
+_Static_assert(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
+_Static_assert(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");
+_Static_assert(offsetof(mvs_slice, suboffsets) == 2 * sizeof(void *) + 16 * sizeof(ptrdiff_t), "mvs_slice.suboffsets offset");
+#endif
+"#;
+
+fn main() {
+    println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=include/memviewslice.h");
+    let dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let version = std::env::var("CARGO_PKG_VERSION").expect("cargo sets CARGO_PKG_VERSION");
+    let major = version.split('.').next().unwrap_or("0");
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmemviewslice.so.{major}");
+    }
+    let mut config = cbindgen::Config::from_file(Path::new(&dir).join("cbindgen.toml"))
+        .expect("cbindgen.toml is valid");
+    config.header = Some(PREAMBLE.to_string());
+    config.after_includes = Some(VERSION_AND_NONE.replace("@VERSION@", &version));
+    config.trailer = Some(TRAILER.to_string());
+    let bindings = cbindgen::generate_with_config(&dir, config).expect("cbindgen can parse the crate");
+    let mut generated = Vec::new();
+    bindings.write(&mut generated);
+    let path = Path::new(&dir).join("include/memviewslice.h");
+    if std::fs::read(&path).ok().as_deref() != Some(&generated[..]) {
+        std::fs::write(&path, &generated).expect("include/ is writable");
+    }
+}

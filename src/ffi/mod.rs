@@ -1,0 +1,210 @@
+//! The C API. Exported functions only convert pointers, check arguments and map errors; the
+//! arithmetic is in [`crate::view`]. Every raw-pointer access of the library is in this file.
+//!
+//! NULL policy: a NULL pointer where a value is required is `MVS_ERR_NULL`; an array argument
+//! of length 0 may be NULL.
+
+#![allow(non_camel_case_types)]
+
+mod construct;
+mod derive;
+mod query;
+mod status;
+
+use core::ffi::{c_char, c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::view::{self, Addr, View};
+
+pub use construct::*;
+pub use derive::*;
+pub use query::*;
+pub use status::*;
+use status::{record, Failure};
+
+/// Most dimensions an `mvs_slice` can describe (as in Cython).
+pub const MVS_MAX_DIMS: usize = 8;
+const _: () = assert!(MVS_MAX_DIMS == view::MAX_DIMS);
+
+/// "Not given" in slice bounds and steps (Python's `None`); `PTRDIFF_MIN`.
+pub const MVS_NONE: isize = view::NONE;
+
+/// A strided view, laid out byte for byte like Cython's `__Pyx_memviewslice`. It carries no
+/// ndim and no itemsize: functions take them as arguments. Every function that writes an
+/// `mvs_slice` writes all 8 entries of each array; entries past ndim are shape 0, stride 0,
+/// suboffset -1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mvs_slice {
+    /// Opaque owner token: copied verbatim from source to result, never dereferenced.
+    /// Constructors set it to NULL. Pure C callers may put their own token here; never give
+    /// Cython a slice whose memview is not a Cython memoryview object or NULL.
+    pub memview: *mut c_void,
+    /// Address of the element at index [0, 0, ...].
+    pub data: *mut c_char,
+    /// Extent of each dimension.
+    pub shape: [isize; MVS_MAX_DIMS],
+    /// Byte step of each dimension: any sign, 0 for broadcast dimensions.
+    pub strides: [isize; MVS_MAX_DIMS],
+    /// -1 for a direct dimension; >= 0 for a PEP 3118 indirect one (the element pointer is
+    /// read at the position reached so far, then the suboffset added).
+    pub suboffsets: [isize; MVS_MAX_DIMS],
+}
+
+const _: () = {
+    assert!(core::mem::size_of::<mvs_slice>() == 2 * core::mem::size_of::<usize>() + 24 * core::mem::size_of::<isize>());
+    assert!(core::mem::offset_of!(mvs_slice, memview) == 0);
+    assert!(core::mem::offset_of!(mvs_slice, data) == core::mem::size_of::<usize>());
+    assert!(core::mem::offset_of!(mvs_slice, shape) == 2 * core::mem::size_of::<usize>());
+    assert!(core::mem::offset_of!(mvs_slice, strides) == 2 * core::mem::size_of::<usize>() + 8 * core::mem::size_of::<isize>());
+    assert!(core::mem::offset_of!(mvs_slice, suboffsets) == 2 * core::mem::size_of::<usize>() + 16 * core::mem::size_of::<isize>());
+};
+
+/// A data address as the view arithmetic sees it. Offsetting wraps and never dereferences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RawPtr(*mut c_char);
+
+impl Addr for RawPtr {
+    fn byte_offset(self, bytes: isize) -> Self {
+        RawPtr(self.0.wrapping_offset(bytes))
+    }
+}
+
+/// Follows an indirect dimension: reads the pointer stored at `p`.
+///
+/// Only the functions whose `# Safety` section requires indirect dimensions to point at valid
+/// pointers pass this to the view arithmetic.
+fn load_pointer(p: RawPtr) -> RawPtr {
+    // SAFETY: those functions' callers guarantee that wherever an indirect dimension is
+    // reached, the address holds a readable pointer (PEP 3118); it may be unaligned.
+    RawPtr(unsafe { p.0.cast::<*mut c_char>().read_unaligned() })
+}
+
+/// Runs the body of an exported function: a failure or a panic becomes a status code and this
+/// thread's last error message.
+fn run(body: impl FnOnce() -> Result<(), Failure>) -> mvs_status {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => MVS_OK,
+        Ok(Err(failure)) => record(&failure),
+        Err(_) => record(&Failure::Panic),
+    }
+}
+
+/// The `ndim` argument as a count in 0..=8.
+fn ndim_arg(ndim: c_int) -> Result<usize, Failure> {
+    Ok(view::check_ndim(ndim as isize)?)
+}
+
+/// Reads the view at `src` with `ndim` dimensions, and its memview token.
+///
+/// # Safety
+/// `src` is NULL or points to a readable `mvs_slice`.
+unsafe fn view_arg(src: *const mvs_slice, ndim: c_int) -> Result<(View<RawPtr>, *mut c_void), Failure> {
+    // SAFETY: per this function's contract, `src` is readable when not NULL.
+    let s = unsafe { src.as_ref() }.ok_or(Failure::Null("src"))?;
+    let v = View::new(RawPtr(s.data), ndim as isize, &s.shape, &s.strides, &s.suboffsets)?;
+    Ok((v, s.memview))
+}
+
+/// The array of `len` items at `ptr`; NULL is accepted when `len` is 0.
+///
+/// # Safety
+/// `ptr` is NULL or points to `len` readable items that stay unchanged while the result lives.
+unsafe fn array_arg<'a, T>(ptr: *const T, len: usize, name: &'static str) -> Result<&'a [T], Failure> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(Failure::Null(name));
+    }
+    // SAFETY: non-NULL, and per this function's contract points to `len` readable items.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
+}
+
+/// A required output pointer, checked non-NULL before any work so that a NULL output is
+/// reported as such.
+fn out_arg<T>(ptr: *mut T, name: &'static str) -> Result<*mut T, Failure> {
+    if ptr.is_null() {
+        Err(Failure::Null(name))
+    } else {
+        Ok(ptr)
+    }
+}
+
+/// The `mvs_slice` form of `v`, carrying `memview`.
+fn to_slice(v: &View<RawPtr>, memview: *mut c_void) -> mvs_slice {
+    mvs_slice {
+        memview,
+        data: v.data().0,
+        shape: *v.shape(),
+        strides: *v.strides(),
+        suboffsets: *v.suboffsets(),
+    }
+}
+
+/// Writes `value` to an output pointer obtained from [`out_arg`].
+///
+/// # Safety
+/// `out` is non-NULL and points to writable memory for a `T`.
+unsafe fn write_out<T>(out: *mut T, value: T) {
+    // SAFETY: per this function's contract. `write` does not read or drop the old value, so
+    // uninitialized outputs are fine; all output types are `Copy`.
+    unsafe { out.write(value) }
+}
+
+/// The body of a derivation: reads `src`, applies `op`, writes the result (with `src`'s memview)
+/// to `out`. `out` may alias `src`: the source is copied before anything is written.
+///
+/// # Safety
+/// `src` is NULL or points to a readable `mvs_slice`; `out` is NULL or points to a writable one.
+unsafe fn derive(
+    src: *const mvs_slice,
+    ndim: c_int,
+    out: *mut mvs_slice,
+    op: impl FnOnce(&View<RawPtr>) -> Result<View<RawPtr>, Failure>,
+) -> mvs_status {
+    run(|| {
+        let out = out_arg(out, "out")?;
+        // SAFETY: per this function's contract.
+        let (v, memview) = unsafe { view_arg(src, ndim)? };
+        let r = op(&v)?;
+        // SAFETY: `out` is non-NULL and writable per this function's contract.
+        unsafe { write_out(out, to_slice(&r, memview)) };
+        Ok(())
+    })
+}
+
+/// The body of a split: reads `src`, gets the pieces from `op`, and writes them, with `src`'s
+/// memview, to the `nouts` slices at `outs`, which must match the number of pieces.
+///
+/// # Safety
+/// `src` is NULL or points to a readable `mvs_slice`; `outs` is NULL or points to `nouts`
+/// writable ones.
+unsafe fn split<I>(
+    src: *const mvs_slice,
+    ndim: c_int,
+    outs: *mut mvs_slice,
+    nouts: isize,
+    op: impl FnOnce(View<RawPtr>) -> Result<I, Failure>,
+) -> mvs_status
+where
+    I: ExactSizeIterator<Item = view::Result<View<RawPtr>>>,
+{
+    run(|| {
+        let outs = out_arg(outs, "outs")?;
+        // SAFETY: per this function's contract.
+        let (v, memview) = unsafe { view_arg(src, ndim)? };
+        let pieces = op(v)?;
+        if nouts != pieces.len() as isize {
+            return Err(view::Error::Count { what: "output count", count: nouts }.into());
+        }
+        // The view arithmetic validated every piece before the first is produced (see
+        // `View::pieces`), so an error cannot follow a write.
+        for (i, piece) in pieces.enumerate() {
+            let piece = to_slice(&piece?, memview);
+            // SAFETY: `i < nouts` and `outs` points to `nouts` writable slices.
+            unsafe { write_out(outs.add(i), piece) };
+        }
+        Ok(())
+    })
+}

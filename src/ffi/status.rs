@@ -1,0 +1,178 @@
+//! Status codes, their static descriptions, and the thread-local message of the last failure.
+
+use core::cell::RefCell;
+use core::ffi::{c_char, c_int, CStr};
+use core::fmt::{self, Write};
+
+use crate::view::{Error, Kind};
+
+/// The result of every fallible function: `MVS_OK` (0) or one of the `MVS_ERR_*` codes.
+pub type mvs_status = c_int;
+
+/// Success.
+pub const MVS_OK: mvs_status = 0;
+/// A required pointer argument is NULL.
+pub const MVS_ERR_NULL: mvs_status = 1;
+/// `ndim` is outside 0..=8, the result would have more than 8 dimensions, or the operation
+/// needs more dimensions than the view has.
+pub const MVS_ERR_NDIM: mvs_status = 2;
+/// An axis is out of range, or the same axis is named twice.
+pub const MVS_ERR_AXIS: mvs_status = 3;
+/// `itemsize` is not positive.
+pub const MVS_ERR_ITEMSIZE: mvs_status = 4;
+/// A negative extent or byte count, a reshape to a different item count, a bad `-1`, or a
+/// squeeze of an axis whose extent is not 1.
+pub const MVS_ERR_SHAPE: mvs_status = 5;
+/// An index is out of range, there are more indices than dimensions, or more than one ellipsis
+/// (Python's `IndexError`).
+pub const MVS_ERR_INDEX: mvs_status = 6;
+/// A slice step of 0, or a window step that is not positive.
+pub const MVS_ERR_STEP: mvs_status = 7;
+/// Arithmetic on extents, strides or offsets would overflow `ptrdiff_t`.
+pub const MVS_ERR_OVERFLOW: mvs_status = 8;
+/// The reshape is valid but impossible without copying the data.
+pub const MVS_ERR_NEEDS_COPY: mvs_status = 9;
+/// The view has an indirect dimension (suboffset >= 0) that the operation does not support.
+pub const MVS_ERR_INDIRECT: mvs_status = 10;
+/// The view addresses bytes outside the given extent, or a subview does not fit its source.
+pub const MVS_ERR_BOUNDS: mvs_status = 11;
+/// The shapes cannot be broadcast together.
+pub const MVS_ERR_BROADCAST: mvs_status = 12;
+/// The operation needs a contiguous source.
+pub const MVS_ERR_NOT_CONTIGUOUS: mvs_status = 13;
+/// Another argument is invalid: an unknown order, rule or item kind, a count out of range, a
+/// window larger than its axis, sections that do not divide an axis.
+pub const MVS_ERR_VALUE: mvs_status = 14;
+/// An internal error (a bug in the library); the message says where.
+pub const MVS_ERR_INTERNAL: mvs_status = 15;
+
+/// Why an exported function failed: a view error, or one only the C layer can see.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    View(Error),
+    Null(&'static str),
+    Panic,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::View(e)
+    }
+}
+
+impl Failure {
+    pub(crate) fn status(&self) -> mvs_status {
+        match self {
+            Failure::Null(_) => MVS_ERR_NULL,
+            Failure::Panic => MVS_ERR_INTERNAL,
+            Failure::View(e) => match e.kind() {
+                Kind::Ndim => MVS_ERR_NDIM,
+                Kind::Axis => MVS_ERR_AXIS,
+                Kind::Itemsize => MVS_ERR_ITEMSIZE,
+                Kind::Shape => MVS_ERR_SHAPE,
+                Kind::Index => MVS_ERR_INDEX,
+                Kind::Step => MVS_ERR_STEP,
+                Kind::Overflow => MVS_ERR_OVERFLOW,
+                Kind::NeedsCopy => MVS_ERR_NEEDS_COPY,
+                Kind::Indirect => MVS_ERR_INDIRECT,
+                Kind::Bounds => MVS_ERR_BOUNDS,
+                Kind::Broadcast => MVS_ERR_BROADCAST,
+                Kind::NotContiguous => MVS_ERR_NOT_CONTIGUOUS,
+                Kind::Value => MVS_ERR_VALUE,
+            },
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::View(e) => e.fmt(f),
+            Failure::Null(name) => write!(f, "argument `{name}` is NULL"),
+            Failure::Panic => write!(f, "internal error: the library panicked (please report this)"),
+        }
+    }
+}
+
+const MESSAGE_CAPACITY: usize = 256;
+
+thread_local! {
+    /// The last failure's message on this thread, NUL-terminated.
+    static LAST_ERROR: RefCell<[u8; MESSAGE_CAPACITY]> = const {
+        RefCell::new(initial_message())
+    };
+}
+
+const fn initial_message() -> [u8; MESSAGE_CAPACITY] {
+    let mut buf = [0u8; MESSAGE_CAPACITY];
+    let text = b"no error";
+    let mut i = 0;
+    while i < text.len() {
+        buf[i] = text[i];
+        i += 1;
+    }
+    buf
+}
+
+/// Writes into a fixed buffer, truncating, keeping room for the final NUL.
+struct Truncating<'a> {
+    buf: &'a mut [u8; MESSAGE_CAPACITY],
+    len: usize,
+}
+
+impl Write for Truncating<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let room = MESSAGE_CAPACITY - 1 - self.len;
+        let n = s.len().min(room);
+        self.buf[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+        self.len += n;
+        Ok(())
+    }
+}
+
+/// Records `failure` as this thread's last error and returns its status code.
+pub(crate) fn record(failure: &Failure) -> mvs_status {
+    LAST_ERROR.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        let mut w = Truncating { buf: &mut buf, len: 0 };
+        let _ = write!(w, "{failure}");
+        let end = w.len;
+        buf[end] = 0;
+    });
+    failure.status()
+}
+
+/// A static, NUL-terminated description of `status`; unknown codes get "unknown status code".
+/// Never NULL; the string lives as long as the program.
+#[no_mangle]
+pub extern "C" fn mvs_status_str(status: mvs_status) -> *const c_char {
+    let s: &CStr = match status {
+        MVS_OK => c"success",
+        MVS_ERR_NULL => c"a required pointer argument is NULL",
+        MVS_ERR_NDIM => c"number of dimensions out of range",
+        MVS_ERR_AXIS => c"axis out of range or repeated",
+        MVS_ERR_ITEMSIZE => c"itemsize is not positive",
+        MVS_ERR_SHAPE => c"invalid shape",
+        MVS_ERR_INDEX => c"index out of range",
+        MVS_ERR_STEP => c"invalid step",
+        MVS_ERR_OVERFLOW => c"arithmetic overflow",
+        MVS_ERR_NEEDS_COPY => c"reshape needs a copy",
+        MVS_ERR_INDIRECT => c"indirect dimension not supported here",
+        MVS_ERR_BOUNDS => c"out of bounds",
+        MVS_ERR_BROADCAST => c"shapes cannot be broadcast",
+        MVS_ERR_NOT_CONTIGUOUS => c"source is not contiguous",
+        MVS_ERR_VALUE => c"invalid argument value",
+        MVS_ERR_INTERNAL => c"internal error",
+        _ => c"unknown status code",
+    };
+    s.as_ptr()
+}
+
+/// The detailed message of the last failure on the calling thread (for example "index 7 is out
+/// of range for axis 1 of size 5"), or "no error". Successful calls leave it unchanged. Never
+/// NULL; the pointer stays valid until the next failing call on this thread, or the thread's
+/// exit. At most 255 bytes.
+#[no_mangle]
+pub extern "C" fn mvs_last_error() -> *const c_char {
+    LAST_ERROR.with(|cell| cell.as_ptr().cast::<c_char>().cast_const())
+}

@@ -1,0 +1,119 @@
+//! Reordering, inserting and removing axes. Direct views only.
+
+use super::*;
+
+impl<P: Addr> View<P> {
+    /// The axes in reverse order (`a.T`).
+    pub fn transpose(&self) -> Result<Self> {
+        let mut axes = [0isize; MAX_DIMS];
+        for (i, a) in axes[..self.ndim].iter_mut().enumerate() {
+            *a = (self.ndim - 1 - i) as isize;
+        }
+        self.permute(&axes[..self.ndim])
+    }
+
+    /// Axis `i` of the result is axis `axes[i]` of this view (`np.transpose(a, axes)`); `axes`
+    /// must name every axis once, negatives counting from the end.
+    pub fn permute(&self, axes: &[isize]) -> Result<Self> {
+        self.direct()?;
+        if axes.len() != self.ndim {
+            return Err(Error::Count { what: "axis count", count: axes.len() as isize });
+        }
+        let mut seen = [false; MAX_DIMS];
+        let mut v = View::empty(self.data, self.ndim);
+        for (i, &axis) in axes.iter().enumerate() {
+            let a = self.axis(axis)?;
+            if core::mem::replace(&mut seen[a], true) {
+                return Err(Error::RepeatedAxis { axis: a });
+            }
+            v.shape[i] = self.shape[a];
+            v.strides[i] = self.strides[a];
+        }
+        Ok(v)
+    }
+
+    /// Axes `a` and `b` exchanged (`np.swapaxes`).
+    pub fn swap_axes(&self, a: isize, b: isize) -> Result<Self> {
+        let (a, b) = (self.axis(a)?, self.axis(b)?);
+        let mut axes = identity(self.ndim);
+        axes.swap(a, b);
+        self.permute(&axes[..self.ndim])
+    }
+
+    /// `np.moveaxis(a, source, destination)`: each `source[i]` moves to `destination[i]`, the
+    /// other axes keep their order.
+    pub fn move_axes(&self, source: &[isize], destination: &[isize]) -> Result<Self> {
+        if source.len() != destination.len() || source.len() > self.ndim {
+            return Err(Error::Count { what: "moved axis count", count: source.len() as isize });
+        }
+        let (src, dst) = (self.distinct_axes(source)?, self.distinct_axes(destination)?);
+        let k = source.len();
+        // Fill the destinations first, then the remaining slots with the other axes in order.
+        let mut axes = [-1isize; MAX_DIMS];
+        for i in 0..k {
+            axes[dst[i]] = src[i] as isize;
+        }
+        let mut rest = (0..self.ndim).filter(|a| !src[..k].contains(a));
+        for slot in axes[..self.ndim].iter_mut().filter(|s| **s < 0) {
+            *slot = rest.next().map_or(0, |a| a as isize);
+        }
+        self.permute(&axes[..self.ndim])
+    }
+
+    /// `axes` normalized, each named once.
+    fn distinct_axes(&self, axes: &[isize]) -> Result<[usize; MAX_DIMS]> {
+        let mut out = [0usize; MAX_DIMS];
+        for (i, &axis) in axes.iter().enumerate() {
+            let a = self.axis(axis)?;
+            if out[..i].contains(&a) {
+                return Err(Error::RepeatedAxis { axis: a });
+            }
+            out[i] = a;
+        }
+        Ok(out)
+    }
+
+    /// A new axis of length 1 (stride 0) at `axis` of the result (`np.expand_dims`): `axis`
+    /// ranges over `-(ndim + 1)..=ndim`.
+    pub fn expand_dims(&self, axis: isize) -> Result<Self> {
+        self.direct()?;
+        if self.ndim == MAX_DIMS {
+            return Err(Error::TooManyDims { ndim: MAX_DIMS + 1 });
+        }
+        let axis = normalize_axis(axis, self.ndim + 1)?;
+        let mut v = *self;
+        v.insert_axis(axis, 1, 0);
+        Ok(v)
+    }
+
+    /// `axis`, which must have length 1, removed (`np.squeeze(a, axis)`).
+    pub fn squeeze_axis(&self, axis: isize) -> Result<Self> {
+        let axis = self.axis(axis)?;
+        self.direct()?;
+        if self.shape[axis] != 1 {
+            return Err(Error::NotSqueezable { axis, len: self.shape[axis] });
+        }
+        let mut v = *self;
+        v.remove_axis(axis);
+        Ok(v)
+    }
+
+    /// Every axis of length 1 removed (`np.squeeze(a)`).
+    pub fn squeeze(&self) -> Result<Self> {
+        self.direct()?;
+        let mut v = *self;
+        for axis in (0..self.ndim).rev().filter(|&a| self.shape[a] == 1) {
+            v.remove_axis(axis);
+        }
+        Ok(v)
+    }
+}
+
+/// `[0, 1, ..., ndim - 1]` in a fixed array.
+fn identity(ndim: usize) -> [isize; MAX_DIMS] {
+    let mut axes = [0isize; MAX_DIMS];
+    for (i, a) in axes[..ndim].iter_mut().enumerate() {
+        *a = i as isize;
+    }
+    axes
+}

@@ -1,0 +1,30 @@
+//! Broadcasting to a larger shape with zero strides. Direct views only.
+
+use super::*;
+
+impl<P: Addr> View<P> {
+    /// `np.broadcast_to(a, shape)`: axes are aligned from the end; each source extent must
+    /// equal the target's or be 1 (then its stride becomes 0); new leading axes get stride 0.
+    pub fn broadcast_to(&self, shape: &[isize]) -> Result<Self> {
+        self.direct()?;
+        let target = check_shape(shape)?;
+        let n = shape.len();
+        if n < self.ndim {
+            return Err(Error::BroadcastRank { from: self.ndim, to: n });
+        }
+        let lead = n - self.ndim;
+        let mut v = View::empty(self.data, n);
+        v.shape = target;
+        for axis in 0..self.ndim {
+            let (from, to) = (self.shape[axis], target[lead + axis]);
+            v.strides[lead + axis] = if from == to {
+                self.strides[axis]
+            } else if from == 1 {
+                0
+            } else {
+                return Err(Error::Broadcast { axis, from, to });
+            };
+        }
+        Ok(v)
+    }
+}

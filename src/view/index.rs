@@ -1,0 +1,201 @@
+//! Slicing, indexing and flipping, with Python's and NumPy's semantics and PEP 3118 suboffsets.
+
+use super::*;
+
+/// One item of a basic index (NumPy's `a[...]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// An integer: selects one position and drops the axis.
+    Index(isize),
+    /// `start:stop:step`, each possibly [`NONE`].
+    Slice { start: isize, stop: isize, step: isize },
+    /// `np.newaxis`: inserts an axis of length 1.
+    NewAxis,
+    /// `...`: as many full slices as the other items leave axes.
+    Ellipsis,
+}
+
+/// Python's `slice(start, stop, step).indices(len)`, reduced to the first position and the
+/// number of positions. [`NONE`] means "not given" for each of the three.
+pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Result<(isize, isize, isize)> {
+    let step = if step == NONE { 1 } else { step };
+    if step == 0 {
+        return Err(Error::StepZero);
+    }
+    let (lower, upper) = if step > 0 { (0, len) } else { (-1, len - 1) };
+    let clamp = |bound: isize, default: isize| {
+        if bound == NONE {
+            default
+        } else if bound < 0 {
+            (bound + len).max(lower)
+        } else {
+            bound.min(upper)
+        }
+    };
+    let start = clamp(start, if step > 0 { lower } else { upper });
+    let stop = clamp(stop, if step > 0 { upper } else { lower });
+    let count = if step > 0 && stop > start {
+        (stop - start - 1) / step + 1
+    } else if step < 0 && start > stop {
+        (start - stop - 1) / -step + 1
+    } else {
+        0
+    };
+    Ok((start, count, step))
+}
+
+/// What indexing needs to know of one source axis.
+#[derive(Clone, Copy)]
+struct SourceAxis {
+    axis: usize,
+    len: isize,
+    stride: isize,
+    suboffset: isize,
+}
+
+/// `index` in `0..len`, negatives counting from the end.
+pub(super) fn wrap_index(index: isize, axis: usize, len: isize) -> Result<isize> {
+    let i = if index < 0 { index + len } else { index };
+    if (0..len).contains(&i) {
+        Ok(i)
+    } else {
+        Err(Error::Index { index, axis, len })
+    }
+}
+
+impl<P: Addr> View<P> {
+    /// `self[..., start:stop:step, ...]` on `axis`, with Python's semantics. A result of length
+    /// 0 keeps the data address; a result of length 0 or 1 keeps the source stride.
+    pub fn slice_axis(&self, axis: isize, start: isize, stop: isize, step: isize) -> Result<Self> {
+        let axis = self.axis(axis)?;
+        let mut v = *self;
+        let (len, stride) = v.apply_slice(axis, self.shape[axis], self.strides[axis], start, stop, step)?;
+        v.shape[axis] = len;
+        v.strides[axis] = stride;
+        Ok(v)
+    }
+
+    /// `self[..., index, ...]` on `axis`: the axis is dropped. An indirect axis can be indexed
+    /// only when it is the first; the data address then becomes `deref(address) + suboffset`.
+    pub fn index_axis(&self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<Self> {
+        let axis = self.axis(axis)?;
+        let mut v = *self;
+        v.apply_index(axis, self.source_axis(axis), index, deref)?;
+        v.remove_axis(axis);
+        Ok(v)
+    }
+
+    /// NumPy's basic indexing `self[items]`: integers, slices, new axes and at most one
+    /// ellipsis (an implicit one at the end when absent). Indirect axes follow PEP 3118 as in
+    /// [`View::slice_axis`] and [`View::index_axis`].
+    pub fn index(&self, items: &[Item], mut deref: impl FnMut(P) -> P) -> Result<Self> {
+        let (mut consumed, mut ints, mut ellipses) = (0usize, 0usize, 0usize);
+        for item in items {
+            match item {
+                Item::Index(_) => {
+                    consumed += 1;
+                    ints += 1;
+                }
+                Item::Slice { .. } => consumed += 1,
+                Item::NewAxis => {}
+                Item::Ellipsis => ellipses += 1,
+            }
+        }
+        if ellipses > 1 {
+            return Err(Error::MultipleEllipsis);
+        }
+        if consumed > self.ndim {
+            return Err(Error::TooManyIndices { ndim: self.ndim, given: consumed });
+        }
+        let out_ndim = self.ndim - ints + (items.len() - consumed - ellipses);
+        if out_ndim > MAX_DIMS {
+            return Err(Error::TooManyDims { ndim: out_ndim });
+        }
+        // The result is built axis by axis; `axis` is the next source axis to consume.
+        let full = Item::Slice { start: NONE, stop: NONE, step: NONE };
+        let rest = self.ndim - consumed;
+        let expanded = items.iter().flat_map(|&item| match item {
+            Item::Ellipsis => core::iter::repeat_n(full, rest),
+            _ => core::iter::repeat_n(item, 1),
+        });
+        let implicit = core::iter::repeat_n(full, if ellipses == 0 { rest } else { 0 });
+        let mut out = View::empty(self.data, 0);
+        let mut axis = 0;
+        for item in expanded.chain(implicit) {
+            let at = out.ndim;
+            match item {
+                Item::Index(i) => {
+                    out.apply_index(at, self.source_axis(axis), i, &mut deref)?;
+                    axis += 1;
+                }
+                Item::Slice { start, stop, step } => {
+                    let (len, stride) = out.apply_slice(at, self.shape[axis], self.strides[axis], start, stop, step)?;
+                    out.push_axis(len, stride, self.suboffsets[axis]);
+                    axis += 1;
+                }
+                Item::NewAxis => out.push_axis(1, 0, -1),
+                Item::Ellipsis => unreachable!("ellipses were expanded above"),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The description of source `axis` that indexing needs.
+    fn source_axis(&self, axis: usize) -> SourceAxis {
+        SourceAxis { axis, len: self.shape[axis], stride: self.strides[axis], suboffset: self.suboffsets[axis] }
+    }
+
+    /// Moves the origin of this view to position `index` of `src`, an axis that would sit at
+    /// position `at` (all axes before `at` are kept). An indirect axis is dereferenced, which
+    /// is possible only when no axis is kept before it.
+    fn apply_index(&mut self, at: usize, src: SourceAxis, index: isize, mut deref: impl FnMut(P) -> P) -> Result<()> {
+        let i = wrap_index(index, src.axis, src.len)?;
+        if src.suboffset >= 0 && at > 0 {
+            return Err(Error::Indirect { axis: src.axis });
+        }
+        self.shift(at, mul(i, src.stride)?)?;
+        if src.suboffset >= 0 {
+            self.data = deref(self.data).byte_offset(src.suboffset);
+        }
+        Ok(())
+    }
+
+    /// Moves the origin of this view to the first position of `start:stop:step` along an axis
+    /// of `len` and `stride` that sits at position `at`; returns the sliced length and stride.
+    fn apply_slice(&mut self, at: usize, len: isize, stride: isize, start: isize, stop: isize, step: isize) -> Result<(isize, isize)> {
+        let (first, count, step) = slice_indices(len, start, stop, step)?;
+        if count > 0 {
+            self.shift(at, mul(first, stride)?)?;
+        }
+        let stride = if count > 1 { mul(stride, step)? } else { stride };
+        Ok((count, stride))
+    }
+
+    /// `self[..., ::-1, ...]` on `axis`. Direct views only.
+    pub fn flip_axis(&self, axis: isize) -> Result<Self> {
+        let axis = self.axis(axis)?;
+        self.direct()?;
+        let mut v = *self;
+        v.flip_in_place(axis)?;
+        Ok(v)
+    }
+
+    /// Every axis reversed. Direct views only.
+    pub fn flip(&self) -> Result<Self> {
+        self.direct()?;
+        let mut v = *self;
+        for axis in 0..v.ndim {
+            v.flip_in_place(axis)?;
+        }
+        Ok(v)
+    }
+
+    fn flip_in_place(&mut self, axis: usize) -> Result<()> {
+        let (len, stride) = (self.shape[axis], self.strides[axis]);
+        if len > 1 {
+            self.data = self.data.byte_offset(mul(len - 1, stride)?);
+            self.strides[axis] = stride.checked_neg().ok_or(Error::Overflow)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,252 @@
+//! The view arithmetic: safe Rust that knows nothing of C.
+//!
+//! A [`View`] is an address plus up to [`MAX_DIMS`] extents, byte strides and PEP 3118
+//! suboffsets. Every operation returns a new view (or an error) and leaves its input alone;
+//! none allocates. Addresses are abstract ([`Addr`]), so the same code runs on raw pointers in
+//! the C layer and on plain integers in tests.
+
+mod axes;
+mod broadcast;
+mod construct;
+mod diagonal;
+mod error;
+mod index;
+mod query;
+mod reshape;
+mod split;
+mod window;
+
+pub use error::{Error, Kind, Result};
+pub use index::Item;
+
+/// Most dimensions a view can have (as in Cython).
+pub const MAX_DIMS: usize = 8;
+
+/// "No value" for slice bounds and steps (`MVS_NONE` in C).
+pub const NONE: isize = isize::MIN;
+
+/// Memory order of contiguous layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    C,
+    F,
+}
+
+impl Order {
+    /// The order named by `'C'` or `'F'`.
+    pub fn from_char(order: i32) -> Result<Order> {
+        match u8::try_from(order) {
+            Ok(b'C') => Ok(Order::C),
+            Ok(b'F') => Ok(Order::F),
+            _ => Err(Error::Order { order }),
+        }
+    }
+}
+
+/// An address a view can point at. Offsetting never dereferences.
+pub trait Addr: Copy {
+    /// This address moved by `bytes` (which may be negative).
+    fn byte_offset(self, bytes: isize) -> Self;
+}
+
+impl Addr for usize {
+    fn byte_offset(self, bytes: isize) -> Self {
+        self.wrapping_add_signed(bytes)
+    }
+}
+
+/// A strided view. Entries at and past `ndim` are always shape 0, stride 0, suboffset -1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View<P> {
+    data: P,
+    ndim: usize,
+    shape: [isize; MAX_DIMS],
+    strides: [isize; MAX_DIMS],
+    suboffsets: [isize; MAX_DIMS],
+}
+
+impl<P: Addr> View<P> {
+    /// A view from its parts, checking `ndim` and that no extent is negative. Entries past
+    /// `ndim` are ignored; negative suboffsets all mean "direct" and are stored as -1.
+    pub fn new(
+        data: P,
+        ndim: isize,
+        shape: &[isize; MAX_DIMS],
+        strides: &[isize; MAX_DIMS],
+        suboffsets: &[isize; MAX_DIMS],
+    ) -> Result<Self> {
+        let n = check_ndim(ndim)?;
+        let mut v = View::empty(data, n);
+        for i in 0..n {
+            if shape[i] < 0 {
+                return Err(Error::NegativeDim { axis: i, len: shape[i] });
+            }
+            v.shape[i] = shape[i];
+            v.strides[i] = strides[i];
+            v.suboffsets[i] = if suboffsets[i] >= 0 { suboffsets[i] } else { -1 };
+        }
+        Ok(v)
+    }
+
+    /// A view of `ndim` dimensions with every entry cleared (the caller fills them).
+    fn empty(data: P, ndim: usize) -> Self {
+        View {
+            data,
+            ndim,
+            shape: [0; MAX_DIMS],
+            strides: [0; MAX_DIMS],
+            suboffsets: [-1; MAX_DIMS],
+        }
+    }
+
+    pub fn data(&self) -> P {
+        self.data
+    }
+    pub fn ndim(&self) -> usize {
+        self.ndim
+    }
+    /// All 8 extents (zero past `ndim`).
+    pub fn shape(&self) -> &[isize; MAX_DIMS] {
+        &self.shape
+    }
+    /// All 8 byte strides (zero past `ndim`).
+    pub fn strides(&self) -> &[isize; MAX_DIMS] {
+        &self.strides
+    }
+    /// All 8 suboffsets (-1 past `ndim` and for direct axes).
+    pub fn suboffsets(&self) -> &[isize; MAX_DIMS] {
+        &self.suboffsets
+    }
+
+    /// The axis `axis` names, counting negatives from the end.
+    fn axis(&self, axis: isize) -> Result<usize> {
+        normalize_axis(axis, self.ndim)
+    }
+
+    /// Refuses views with an indirect axis.
+    fn direct(&self) -> Result<()> {
+        match self.suboffsets[..self.ndim].iter().position(|&s| s >= 0) {
+            Some(axis) => Err(Error::Indirect { axis }),
+            None => Ok(()),
+        }
+    }
+
+    /// The last indirect axis before `axis`, whose suboffset absorbs offsets along `axis`.
+    fn indirect_before(&self, axis: usize) -> Option<usize> {
+        self.suboffsets[..axis].iter().rposition(|&s| s >= 0)
+    }
+
+    /// Moves the element origin by `bytes` along `axis`: onto the data address, or, behind an
+    /// indirect axis, onto that axis's suboffset (PEP 3118).
+    fn shift(&mut self, axis: usize, bytes: isize) -> Result<()> {
+        match self.indirect_before(axis) {
+            Some(j) => {
+                self.suboffsets[j] = self.suboffsets[j].checked_add(bytes).ok_or(Error::Overflow)?
+            }
+            None => self.data = self.data.byte_offset(bytes),
+        }
+        Ok(())
+    }
+
+    /// Removes `axis`, shifting later axes down.
+    fn remove_axis(&mut self, axis: usize) {
+        for a in [&mut self.shape, &mut self.strides, &mut self.suboffsets] {
+            a.copy_within(axis + 1.., axis);
+        }
+        self.ndim -= 1;
+        self.clear_axis(self.ndim);
+    }
+
+    /// Inserts a direct axis at `axis` (the caller checked room), shifting later axes up.
+    fn insert_axis(&mut self, axis: usize, len: isize, stride: isize) {
+        for a in [&mut self.shape, &mut self.strides, &mut self.suboffsets] {
+            a.copy_within(axis..MAX_DIMS - 1, axis + 1);
+        }
+        self.shape[axis] = len;
+        self.strides[axis] = stride;
+        self.suboffsets[axis] = -1;
+        self.ndim += 1;
+    }
+
+    /// Appends an axis (the caller checked room).
+    fn push_axis(&mut self, len: isize, stride: isize, suboffset: isize) {
+        let at = self.ndim;
+        self.shape[at] = len;
+        self.strides[at] = stride;
+        self.suboffsets[at] = suboffset;
+        self.ndim += 1;
+    }
+
+    fn clear_axis(&mut self, axis: usize) {
+        self.shape[axis] = 0;
+        self.strides[axis] = 0;
+        self.suboffsets[axis] = -1;
+    }
+
+    /// Whether the view has no element.
+    pub fn is_empty(&self) -> bool {
+        self.shape[..self.ndim].contains(&0)
+    }
+}
+
+/// `ndim` as a count, checked against `0..=MAX_DIMS`.
+pub fn check_ndim(ndim: isize) -> Result<usize> {
+    match usize::try_from(ndim) {
+        Ok(n) if n <= MAX_DIMS => Ok(n),
+        _ => Err(Error::Ndim { ndim }),
+    }
+}
+
+/// `itemsize`, checked positive.
+fn check_itemsize(itemsize: isize) -> Result<isize> {
+    if itemsize > 0 {
+        Ok(itemsize)
+    } else {
+        Err(Error::Itemsize { itemsize })
+    }
+}
+
+/// The axis `axis` names in `0..ndim`, counting negatives from the end.
+fn normalize_axis(axis: isize, ndim: usize) -> Result<usize> {
+    let n = ndim as isize;
+    let a = if axis < 0 { axis + n } else { axis };
+    if (0..n).contains(&a) {
+        Ok(a as usize)
+    } else {
+        Err(Error::Axis { axis, ndim })
+    }
+}
+
+/// A target shape, checked for ndim and negative extents, as a fixed array.
+fn check_shape(shape: &[isize]) -> Result<[isize; MAX_DIMS]> {
+    if shape.len() > MAX_DIMS {
+        return Err(Error::Ndim { ndim: shape.len() as isize });
+    }
+    let mut out = [0; MAX_DIMS];
+    for (axis, &len) in shape.iter().enumerate() {
+        if len < 0 {
+            return Err(Error::NegativeDim { axis, len });
+        }
+        out[axis] = len;
+    }
+    Ok(out)
+}
+
+/// The product of `shape`, checked.
+fn product(shape: &[isize]) -> Result<isize> {
+    shape
+        .iter()
+        .try_fold(1isize, |acc, &n| acc.checked_mul(n))
+        .ok_or(Error::Overflow)
+}
+
+fn mul(a: isize, b: isize) -> Result<isize> {
+    a.checked_mul(b).ok_or(Error::Overflow)
+}
+
+fn add(a: isize, b: isize) -> Result<isize> {
+    a.checked_add(b).ok_or(Error::Overflow)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+//! Reshaping without a copy, by NumPy's rule. Direct views only.
+
+use super::*;
+
+impl<P: Addr> View<P> {
+    /// `a.reshape(shape, order=order)` when NumPy can do it without a copy; otherwise
+    /// [`Error::NeedsCopy`]. One entry of `shape` may be -1 (inferred). A zero-size view always
+    /// reshapes, to contiguous strides.
+    ///
+    /// The rule: axes of length 1 are dropped; old and new axes are walked together, the side
+    /// with the smaller product growing until the products match; each such group of old axes
+    /// must chain (C order: `stride[k] == shape[k+1] * stride[k+1]`, F order the mirror); the
+    /// innermost new axis of a group takes the innermost old stride and each outer one
+    /// multiplies by the next extent. Trailing new axes of length 1 continue the last stride.
+    pub fn reshape(&self, itemsize: isize, shape: &[isize], order: Order) -> Result<Self> {
+        let itemsize = check_itemsize(itemsize)?;
+        self.direct()?;
+        let dims = self.resolve_shape(shape)?;
+        let n = shape.len();
+        if self.is_empty() {
+            return View::contiguous(self.data, itemsize, &dims[..n], order);
+        }
+        // The source without its length-1 axes, in the order the walk visits them: C order
+        // walks from the outermost axis, F order from the innermost, so F reuses C's walk on
+        // reversed axes.
+        let (mut old_len, mut old_stride, mut m) = ([0isize; MAX_DIMS], [0isize; MAX_DIMS], 0);
+        let mut new_len = [0isize; MAX_DIMS];
+        for k in 0..self.ndim {
+            let a = if order == Order::C { k } else { self.ndim - 1 - k };
+            if self.shape[a] != 1 {
+                old_len[m] = self.shape[a];
+                old_stride[m] = self.strides[a];
+                m += 1;
+            }
+        }
+        for k in 0..n {
+            new_len[k] = dims[if order == Order::C { k } else { n - 1 - k }];
+        }
+        let mut new_stride = [0isize; MAX_DIMS];
+        let (mut ni, mut oi) = (0, 0);
+        while ni < n && oi < m {
+            let (mut nj, mut oj) = (ni + 1, oi + 1);
+            let (mut np, mut op) = (new_len[ni], old_len[oi]);
+            while np != op {
+                if np < op {
+                    np *= new_len.get(nj).copied().ok_or(Error::NeedsCopy)?;
+                    nj += 1;
+                } else {
+                    op *= old_len.get(oj).copied().ok_or(Error::NeedsCopy)?;
+                    oj += 1;
+                }
+            }
+            for k in oi..oj - 1 {
+                if old_stride[k] != mul(old_len[k + 1], old_stride[k + 1])? {
+                    return Err(Error::NeedsCopy);
+                }
+            }
+            new_stride[nj - 1] = old_stride[oj - 1];
+            for k in (ni + 1..nj).rev() {
+                new_stride[k - 1] = mul(new_stride[k], new_len[k])?;
+            }
+            ni = nj;
+            oi = oj;
+        }
+        let last = if ni > 0 { new_stride[ni - 1] } else { itemsize };
+        new_stride[ni..n].fill(last);
+        let mut v = View::empty(self.data, n);
+        for k in 0..n {
+            let a = if order == Order::C { k } else { n - 1 - k };
+            v.shape[a] = new_len[k];
+            v.strides[a] = new_stride[k];
+        }
+        Ok(v)
+    }
+
+    /// `shape` with its -1 (if any) replaced by the extent that keeps the item count.
+    fn resolve_shape(&self, shape: &[isize]) -> Result<[isize; MAX_DIMS]> {
+        if shape.len() > MAX_DIMS {
+            return Err(Error::TooManyDims { ndim: shape.len() });
+        }
+        let mut dims = [0isize; MAX_DIMS];
+        let mut unknown = None;
+        let mut known = 1isize;
+        for (axis, &len) in shape.iter().enumerate() {
+            if len == -1 {
+                if unknown.replace(axis).is_some() {
+                    return Err(Error::MultipleUnknown);
+                }
+            } else if len < 0 {
+                return Err(Error::NegativeDim { axis, len });
+            } else {
+                known = mul(known, len)?;
+                dims[axis] = len;
+            }
+        }
+        let size = self.item_count()?;
+        match unknown {
+            Some(_) if known == 0 => return Err(Error::UnknownWithZero),
+            Some(axis) if size % known == 0 => dims[axis] = size / known,
+            _ if known == size => {}
+            _ => return Err(Error::SizeMismatch { from: size, to: if unknown.is_some() { -1 } else { known } }),
+        }
+        Ok(dims)
+    }
+}

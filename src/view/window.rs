@@ -1,0 +1,32 @@
+//! Sliding windows, as `torch.Tensor.unfold`. Direct views only.
+
+use super::*;
+
+impl<P: Addr> View<P> {
+    /// Windows of `window` consecutive positions along `axis`, starting every `step`
+    /// positions: `axis` becomes the window count `(len - window) / step + 1` and a new last
+    /// axis of length `window` walks inside a window (`np.lib.stride_tricks.
+    /// sliding_window_view(a, window, axis)[..., ::step, ...]`).
+    pub fn sliding_window(&self, axis: isize, window: isize, step: isize) -> Result<Self> {
+        let axis = self.axis(axis)?;
+        self.direct()?;
+        if self.ndim == MAX_DIMS {
+            return Err(Error::TooManyDims { ndim: MAX_DIMS + 1 });
+        }
+        let (len, stride) = (self.shape[axis], self.strides[axis]);
+        if !(0..=len).contains(&window) {
+            return Err(Error::Window { window, axis, len });
+        }
+        if step <= 0 {
+            return Err(Error::WindowStep { step });
+        }
+        let count = (len - window) / step + 1;
+        let mut v = *self;
+        v.shape[axis] = count;
+        if count > 1 {
+            v.strides[axis] = mul(stride, step)?;
+        }
+        v.push_axis(window, stride, -1);
+        Ok(v)
+    }
+}
