@@ -1,0 +1,82 @@
+# memviewslice: `make demo` runs the examples, `make test` runs every test.
+
+CARGO   ?= cargo
+PYTHON  ?= python3
+VENV    := .venv
+VPY     := $(VENV)/bin/python
+LIBDIR  := target/release
+BUILD   := build
+CC      ?= cc
+CXX     ?= c++
+
+STRICT    := -Wall -Wextra -Werror -pedantic
+SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+STATIC_LIBS := -lpthread -ldl -lm
+
+.PHONY: all lib demo test check-header rust-test c-test numpy-test bench miri clean
+
+all: lib
+
+lib:
+	$(CARGO) build --release --lib
+
+# A venv with NumPy for the differential test (and Cython later), created on demand.
+$(VPY): tests/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --upgrade pip
+	$(VPY) -m pip install --quiet -r tests/requirements.txt
+	touch $(VPY)
+
+# --- demo ---------------------------------------------------------------------------------
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+
+$(BUILD)/examples/%: examples/%.c include/memviewslice.h lib
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(STRICT) -O2 -Iinclude $< -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+
+demo: lib $(EXAMPLES)
+	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; done
+
+# --- tests --------------------------------------------------------------------------------
+test: check-header rust-test c-test numpy-test
+
+# The header in git must equal what the build generates (build.rs rewrites it on change).
+check-header: lib
+	@if git rev-parse --git-dir >/dev/null 2>&1; then \
+	  git diff --exit-code --stat -- include/memviewslice.h || \
+	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
+	fi
+
+rust-test:
+	$(CARGO) test --release
+
+# Every C test as C11 and as C++, under ASan+UBSan, against the shared and the static library.
+C_TESTS := $(wildcard c_tests/*.c)
+C_VARIANTS := c-shared c-static cxx-shared cxx-static
+
+c-test: lib
+	@mkdir -p $(BUILD)/c_tests
+	@set -e; for t in $(C_TESTS); do n=$$(basename $$t .c); \
+	  for v in $(C_VARIANTS); do \
+	    case $$v in c-*) comp="$(CC) -std=c11";; cxx-*) comp="$(CXX) -x c++ -std=c++17";; esac; \
+	    case $$v in *-shared) link="-L$(LIBDIR) -Wl,-rpath,$(CURDIR)/$(LIBDIR) -lmemviewslice";; \
+	                *-static) link="$(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)";; esac; \
+	    out=$(BUILD)/c_tests/$$n-$$v; \
+	    $$comp $(STRICT) $(SANITIZE) -g -Iinclude $$t -o $$out $$link; \
+	    echo "== $$out"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$out; \
+	  done; done
+
+numpy-test: lib $(VPY)
+	$(VPY) tests/numpy_oracle.py $(LIBDIR)/libmemviewslice.so
+
+# --- other --------------------------------------------------------------------------------
+bench:
+	$(CARGO) bench --bench views
+
+# The safe core under Miri (needs a nightly toolchain with the miri component).
+miri:
+	$(CARGO) +nightly miri test --lib view
+
+clean:
+	$(CARGO) clean
+	rm -rf $(BUILD) $(VENV)
