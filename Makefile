@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib demo test check-header rust-test c-test numpy-test bench miri clean
+.PHONY: all lib demo test check-header rust-test c-test numpy-test readme-example bench miri clean
 
 all: lib
 
@@ -38,7 +38,7 @@ demo: lib $(EXAMPLES)
 	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; done
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header rust-test c-test numpy-test
+test: check-header rust-test c-test numpy-test readme-example
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
 check-header: lib
@@ -80,3 +80,11 @@ miri:
 clean:
 	$(CARGO) clean
 	rm -rf $(BUILD) $(VENV)
+
+# The README's C example, compiled as written and run; its output must match the README.
+readme-example: lib
+	@mkdir -p $(BUILD)
+	@awk '/^```c$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme_example.c
+	$(CC) -std=c11 $(STRICT) -Iinclude $(BUILD)/readme_example.c -o $(BUILD)/readme_example $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+	@awk '/It prints:$$/{p=1;next} p&&/^```$$/{if(n++)exit;next} p&&n' README.md > $(BUILD)/readme_expected.txt
+	$(BUILD)/readme_example | diff -u $(BUILD)/readme_expected.txt -
