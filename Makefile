@@ -17,8 +17,12 @@ STATIC_LIBS := -lpthread -ldl -lm
 
 all: lib
 
+# The SONAME is libmemviewslice.so.<major> (set by build.rs); the link makes it loadable in place.
+SONAME := libmemviewslice.so.$(shell sed -n 's/^version = "\([0-9]*\)\..*/\1/p' Cargo.toml)
+
 lib:
 	$(CARGO) build --release --lib
+	@ln -sf libmemviewslice.so $(LIBDIR)/$(SONAME)
 
 # A venv with NumPy for the differential test (and Cython later), created on demand.
 $(VPY): tests/requirements.txt
