@@ -1,1 +1,221 @@
-fn main(){}
+//! Cost of every view derivation through the exported `extern "C"` functions, each measured in
+//! the same criterion group as a floor: a plain copy of the 208-byte `mvs_slice` from `src` to
+//! `out` plus writing two dimensions of the copy, in a non-inlined function taking the same
+//! pointers. Every operation works on a 4-D C-contiguous float64 view of shape (8, 16, 32, 64).
+//!
+//! Run: `make bench` (or `cargo bench --bench views`), then `python3 benches/report.py` for
+//! the table of medians, ratios to the floor and targets.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use core::ffi::{c_int, c_void};
+use criterion::{criterion_group, criterion_main, Criterion};
+use memviewslice::ffi::*;
+
+const ITEMSIZE: isize = 8;
+const C: c_int = b'C' as c_int;
+const SHAPE: [isize; 4] = [8, 16, 32, 64];
+
+fn empty() -> mvs_slice {
+    mvs_slice {
+        memview: core::ptr::null_mut(),
+        data: core::ptr::null_mut(),
+        shape: [0; 8],
+        strides: [0; 8],
+        suboffsets: [-1; 8],
+    }
+}
+
+/// The floor: what any derivation must at least do (read the source, write a result with two
+/// changed dimensions).
+#[inline(never)]
+unsafe extern "C" fn floor(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) -> mvs_status {
+    let _ = ndim;
+    // SAFETY: both pointers are valid `mvs_slice`s (the benchmark's own locals).
+    unsafe {
+        *out = *src;
+        (*out).shape[0] = 4;
+        (*out).strides[0] = 16;
+        (*out).shape[1] = 2;
+        (*out).strides[1] = 8;
+    }
+    MVS_OK
+}
+
+fn check(status: mvs_status, what: &str) {
+    assert_eq!(status, MVS_OK, "{what} failed: {:?}", unsafe {
+        core::ffi::CStr::from_ptr(mvs_last_error())
+    });
+}
+
+fn views(c: &mut Criterion) {
+    let mut buffer = vec![0f64; SHAPE.iter().product::<isize>() as usize];
+    let mut src = empty();
+    check(
+        unsafe { mvs_view_contiguous(buffer.as_mut_ptr().cast::<c_void>(), ITEMSIZE, 4, SHAPE.as_ptr(), C, &mut src) },
+        "mvs_view_contiguous",
+    );
+    // A non-contiguous source, src[:, :, :16, :], of shape (8, 16, 16, 64): it still reshapes to
+    // (128, 1024) without a copy (axes 0-1 and 2-3 merge), as NumPy's reshape does.
+    let mut strided = empty();
+    check(unsafe { mvs_slice_axis(&src, 4, 2, 0, 16, 1, &mut strided) }, "mvs_slice_axis");
+
+    let mut g = c.benchmark_group("views");
+    g.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(1));
+
+    // Every derivation writing one `out`: `$call` gets (src pointer, out pointer).
+    let mut out = empty();
+    macro_rules! bench {
+        ($name:literal, $src:expr, |$s:ident, $o:ident| $call:expr) => {{
+            let src_ptr: *const mvs_slice = $src;
+            let out_ptr: *mut mvs_slice = &mut out;
+            // The call must succeed: a fast error path would make a meaningless number.
+            {
+                let $s = src_ptr;
+                let $o = out_ptr;
+                check(unsafe { $call }, $name);
+            }
+            g.bench_function($name, |b| {
+                b.iter(|| {
+                    let $s = black_box(src_ptr);
+                    let $o = black_box(out_ptr);
+                    let status = unsafe { $call };
+                    black_box(status);
+                    black_box(unsafe { &*$o });
+                })
+            });
+        }};
+    }
+
+    let s: *const mvs_slice = &src;
+    bench!("floor", s, |s, o| floor(s, black_box(4), o));
+
+    // Targets: within 2x of the floor.
+    bench!("slice_axis", s, |s, o| mvs_slice_axis(
+        s,
+        black_box(4),
+        black_box(2),
+        black_box(3),
+        black_box(-2),
+        black_box(2),
+        o
+    ));
+    bench!("index_axis", s, |s, o| mvs_index_axis(s, black_box(4), black_box(1), black_box(-3), o));
+    let sub_shape: [isize; 4] = [4, 8, 16, 32];
+    bench!("subview", s, |s, o| mvs_subview(
+        s,
+        black_box(4),
+        black_box(ITEMSIZE),
+        black_box(64),
+        black_box(4),
+        black_box(sub_shape.as_ptr()),
+        black_box(C),
+        o
+    ));
+    bench!("transpose", s, |s, o| mvs_transpose(s, black_box(4), o));
+
+    // Targets: within 5x of the floor.
+    let flat: [isize; 2] = [128, 2048];
+    bench!("reshape", s, |s, o| mvs_reshape(
+        s,
+        black_box(4),
+        black_box(ITEMSIZE),
+        black_box(2),
+        black_box(flat.as_ptr()),
+        black_box(C),
+        o
+    ));
+    let half_flat: [isize; 2] = [128, 1024];
+    bench!("reshape_noncontig", &strided, |s, o| mvs_reshape(
+        s,
+        black_box(4),
+        black_box(ITEMSIZE),
+        black_box(2),
+        black_box(half_flat.as_ptr()),
+        black_box(C),
+        o
+    ));
+    // src[3, 2:14:3, ::-1, -5]
+    let items = [
+        mvs_index_item { kind: MVS_ITEM_INDEX, start: 3, stop: 0, step: 0 },
+        mvs_index_item { kind: MVS_ITEM_SLICE, start: 2, stop: 14, step: 3 },
+        mvs_index_item { kind: MVS_ITEM_SLICE, start: MVS_NONE, stop: MVS_NONE, step: -1 },
+        mvs_index_item { kind: MVS_ITEM_INDEX, start: -5, stop: 0, step: 0 },
+    ];
+    let mut out_ndim: c_int = 0;
+    let out_ndim_ptr: *mut c_int = &mut out_ndim;
+    bench!("index", s, |s, o| mvs_index(
+        s,
+        black_box(4),
+        black_box(items.as_ptr()),
+        black_box(4),
+        o,
+        black_box(out_ndim_ptr)
+    ));
+
+    // No target: reported for completeness.
+    let axes: [c_int; 4] = [2, 0, 3, 1];
+    bench!("permute", s, |s, o| mvs_permute(s, black_box(4), black_box(axes.as_ptr()), o));
+    let wide: [isize; 5] = [3, 8, 16, 32, 64];
+    bench!("broadcast_to", s, |s, o| mvs_broadcast_to(s, black_box(4), black_box(5), black_box(wide.as_ptr()), o));
+    bench!("diagonal", s, |s, o| mvs_diagonal(s, black_box(4), black_box(1), black_box(2), black_box(3), o));
+    bench!("flip_axis", s, |s, o| mvs_flip_axis(s, black_box(4), black_box(1), o));
+    bench!("flip", s, |s, o| mvs_flip(s, black_box(4), o));
+    bench!("sliding_window", s, |s, o| mvs_sliding_window(
+        s,
+        black_box(4),
+        black_box(3),
+        black_box(5),
+        black_box(2),
+        o
+    ));
+    bench!("expand_dims", s, |s, o| mvs_expand_dims(s, black_box(4), black_box(2), o));
+    // Squeeze needs an extent-1 axis: squeeze the (8, 16, 1, 32, 64) view expand_dims makes.
+    let mut expanded = empty();
+    check(unsafe { mvs_expand_dims(&src, 4, 2, &mut expanded) }, "mvs_expand_dims");
+    bench!("squeeze_axis", &expanded, |s, o| mvs_squeeze_axis(s, black_box(5), black_box(2), o));
+    bench!("squeeze", &expanded, |s, o| mvs_squeeze(s, black_box(5), o, black_box(out_ndim_ptr)));
+    bench!("swap_axes", s, |s, o| mvs_swap_axes(s, black_box(4), black_box(0), black_box(3), o));
+    let (from, to): ([c_int; 1], [c_int; 1]) = ([0], [-1]);
+    bench!("move_axes", s, |s, o| mvs_move_axes(
+        s,
+        black_box(4),
+        black_box(from.as_ptr()),
+        black_box(to.as_ptr()),
+        black_box(1),
+        o
+    ));
+    // Four outputs: `o` is unused, the pieces go to `pieces`.
+    let mut pieces = [empty(); 4];
+    let pieces_ptr: *mut mvs_slice = pieces.as_mut_ptr();
+    bench!("split_sections_4", s, |s, _o| mvs_split_sections(
+        s,
+        black_box(4),
+        black_box(1),
+        black_box(4),
+        black_box(0),
+        black_box(pieces_ptr),
+        black_box(4)
+    ));
+    let cuts: [isize; 3] = [4, 8, 12];
+    bench!("split_at_3", s, |s, _o| mvs_split_at(
+        s,
+        black_box(4),
+        black_box(1),
+        black_box(cuts.as_ptr()),
+        black_box(3),
+        black_box(pieces_ptr)
+    ));
+
+    g.finish();
+    black_box(&pieces);
+    drop(buffer);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().without_plots();
+    targets = views
+}
+criterion_main!(benches);

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Table of the `views` benchmark: median ns per call, ratio to the floor, target, pass/fail.
+
+Usage (from the repository root, after `make bench` or `cargo bench --bench views`):
+
+    python3 benches/report.py            # Markdown table on stdout
+    python3 benches/report.py --check    # same, and exit 1 if a target is missed
+
+Reads target/criterion/views/*/new/estimates.json (or under $CARGO_TARGET_DIR). The floor is
+the `floor` benchmark of the same run: a 208-byte mvs_slice copy plus two dimensions written.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+GROUP = "views"
+FLOOR = "floor"
+# Most allowed ratio to the floor; operations not listed have no target.
+TARGETS = {
+    "slice_axis": 2,
+    "index_axis": 2,
+    "subview": 2,
+    "transpose": 2,
+    "reshape": 5,
+    "reshape_noncontig": 5,
+    "index": 5,
+}
+
+
+def main() -> int:
+    root = Path(__file__).resolve().parent.parent
+    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    group = target / "criterion" / GROUP
+    medians = {}
+    for est in sorted(group.glob("*/new/estimates.json")):
+        meta = json.loads((est.parent / "benchmark.json").read_text())
+        medians[meta["function_id"]] = json.loads(est.read_text())["median"]["point_estimate"]
+    if FLOOR not in medians:
+        print(f"no {group}/{FLOOR} results: run `cargo bench --bench views` first", file=sys.stderr)
+        return 2
+
+    floor = medians[FLOOR]
+    # Targeted operations first, in TARGETS order, then the rest alphabetically.
+    names = [FLOOR] + [n for n in TARGETS if n in medians]
+    names += sorted(n for n in medians if n not in names)
+    failed = []
+    print("| op | median ns | ratio to floor | target | result |")
+    print("|---|---:|---:|---:|---|")
+    for name in names:
+        ratio = medians[name] / floor
+        limit = TARGETS.get(name)
+        if limit is None:
+            target_s, result = "-", "-"
+        else:
+            target_s, result = f"<= {limit}x", "pass" if ratio <= limit else "FAIL"
+            if result == "FAIL":
+                failed.append(name)
+        print(f"| {name} | {medians[name]:.1f} | {ratio:.2f}x | {target_s} | {result} |")
+    if failed:
+        print(f"\n{len(failed)} of {len(TARGETS)} targets missed: {', '.join(failed)}")
+    return 1 if failed and "--check" in sys.argv[1:] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
