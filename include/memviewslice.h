@@ -364,15 +364,16 @@ mvs_status mvs_index(const struct mvs_slice *src,
 /**
  * Reshapes without copying: `src.reshape(shape, order=order)` whenever NumPy can do it without
  * a copy, including many non-contiguous sources; otherwise `MVS_ERR_NEEDS_COPY`. One extent
- * may be -1 (inferred). A zero-size source always reshapes, to contiguous strides.
+ * may be -1 (inferred; as in NumPy, any negative extent means the same). A zero-size source
+ * always reshapes, to contiguous strides.
  *
  * - `itemsize`: bytes per item (> 0); strides of trailing length-1 axes and zero-size results
  *   are derived from it.
- * - `out_ndim`: 0..=8; `shape` holds `out_ndim` extents (>= 0, or one -1).
+ * - `out_ndim`: 0..=8; `shape` holds `out_ndim` extents (>= 0, and at most one negative).
  * - `order`: `'C'` or `'F'`: the index order in which items are read and placed.
  *
- * Errors: the common ones, `MVS_ERR_ITEMSIZE`, `MVS_ERR_SHAPE` (a different item count, a
- * negative extent other than one -1, a -1 beside a zero extent), `MVS_ERR_VALUE` (unknown
+ * Errors: the common ones, `MVS_ERR_ITEMSIZE`, `MVS_ERR_SHAPE` (a different item count, two
+ * negative extents, a negative extent beside a zero extent), `MVS_ERR_VALUE` (unknown
  * order), `MVS_ERR_INDIRECT`, `MVS_ERR_NEEDS_COPY`.
  *
  * # Safety
@@ -483,7 +484,8 @@ mvs_status mvs_expand_dims(const struct mvs_slice *src,
                            struct mvs_slice *out);
 
 /**
- * Removes `axis`, whose extent must be 1 (`np.squeeze(src, axis)`).
+ * Removes `axis`, whose extent must be 1 (`np.squeeze(src, axis)`). As in NumPy, a 0-d view
+ * accepts axis 0 or -1 and is returned unchanged.
  *
  * Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_SHAPE` (extent not 1), `MVS_ERR_INDIRECT`.
  *

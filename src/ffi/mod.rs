@@ -99,6 +99,7 @@ fn ndim_arg(ndim: c_int) -> Result<usize, Failure> {
 ///
 /// # Safety
 /// `src` is NULL or points to a readable `mvs_slice`.
+#[inline(always)]
 unsafe fn view_arg(src: *const mvs_slice, ndim: c_int) -> Result<(View<RawPtr>, *mut c_void), Failure> {
     // SAFETY: per this function's contract, `src` is readable when not NULL.
     let s = unsafe { src.as_ref() }.ok_or(Failure::Null("src"))?;
@@ -132,6 +133,7 @@ fn out_arg<T>(ptr: *mut T, name: &'static str) -> Result<*mut T, Failure> {
 }
 
 /// The `mvs_slice` form of `v`, carrying `memview`.
+#[inline(always)]
 fn to_slice(v: &View<RawPtr>, memview: *mut c_void) -> mvs_slice {
     mvs_slice {
         memview,
@@ -146,30 +148,32 @@ fn to_slice(v: &View<RawPtr>, memview: *mut c_void) -> mvs_slice {
 ///
 /// # Safety
 /// `out` is non-NULL and points to writable memory for a `T`.
+#[inline(always)]
 unsafe fn write_out<T>(out: *mut T, value: T) {
     // SAFETY: per this function's contract. `write` does not read or drop the old value, so
     // uninitialized outputs are fine; all output types are `Copy`.
     unsafe { out.write(value) }
 }
 
-/// The body of a derivation: reads `src`, applies `op`, writes the result (with `src`'s memview)
+/// The body of a derivation: reads `src`, applies `op` to it in place, writes the result (with `src`'s memview)
 /// to `out`. `out` may alias `src`: the source is copied before anything is written.
 ///
 /// # Safety
 /// `src` is NULL or points to a readable `mvs_slice`; `out` is NULL or points to a writable one.
+#[inline(always)]
 unsafe fn derive(
     src: *const mvs_slice,
     ndim: c_int,
     out: *mut mvs_slice,
-    op: impl FnOnce(&View<RawPtr>) -> Result<View<RawPtr>, Failure>,
+    op: impl FnOnce(&mut View<RawPtr>) -> Result<(), Failure>,
 ) -> mvs_status {
     run(|| {
         let out = out_arg(out, "out")?;
         // SAFETY: per this function's contract.
-        let (v, memview) = unsafe { view_arg(src, ndim)? };
-        let r = op(&v)?;
+        let (mut v, memview) = unsafe { view_arg(src, ndim)? };
+        op(&mut v)?;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
-        unsafe { write_out(out, to_slice(&r, memview)) };
+        unsafe { write_out(out, to_slice(&v, memview)) };
         Ok(())
     })
 }

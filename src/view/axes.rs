@@ -4,17 +4,16 @@ use super::*;
 
 impl<P: Addr> View<P> {
     /// The axes in reverse order (`a.T`).
-    pub fn transpose(&self) -> Result<Self> {
-        let mut axes = [0isize; MAX_DIMS];
-        for (i, a) in axes[..self.ndim].iter_mut().enumerate() {
-            *a = (self.ndim - 1 - i) as isize;
-        }
-        self.permute(&axes[..self.ndim])
+    pub fn transpose(&mut self) -> Result<()> {
+        self.direct()?;
+        self.shape[..self.ndim].reverse();
+        self.strides[..self.ndim].reverse();
+        Ok(())
     }
 
     /// Axis `i` of the result is axis `axes[i]` of this view (`np.transpose(a, axes)`); `axes`
     /// must name every axis once, negatives counting from the end.
-    pub fn permute(&self, axes: &[isize]) -> Result<Self> {
+    pub fn permute(&mut self, axes: &[isize]) -> Result<()> {
         self.direct()?;
         if axes.len() != self.ndim {
             return Err(Error::Count { what: "axis count", count: axes.len() as isize });
@@ -29,20 +28,22 @@ impl<P: Addr> View<P> {
             v.shape[i] = self.shape[a];
             v.strides[i] = self.strides[a];
         }
-        Ok(v)
+        *self = v;
+        Ok(())
     }
 
     /// Axes `a` and `b` exchanged (`np.swapaxes`).
-    pub fn swap_axes(&self, a: isize, b: isize) -> Result<Self> {
+    pub fn swap_axes(&mut self, a: isize, b: isize) -> Result<()> {
         let (a, b) = (self.axis(a)?, self.axis(b)?);
-        let mut axes = identity(self.ndim);
-        axes.swap(a, b);
-        self.permute(&axes[..self.ndim])
+        self.direct()?;
+        self.shape.swap(a, b);
+        self.strides.swap(a, b);
+        Ok(())
     }
 
     /// `np.moveaxis(a, source, destination)`: each `source[i]` moves to `destination[i]`, the
     /// other axes keep their order.
-    pub fn move_axes(&self, source: &[isize], destination: &[isize]) -> Result<Self> {
+    pub fn move_axes(&mut self, source: &[isize], destination: &[isize]) -> Result<()> {
         if source.len() != destination.len() || source.len() > self.ndim {
             return Err(Error::Count { what: "moved axis count", count: source.len() as isize });
         }
@@ -75,45 +76,39 @@ impl<P: Addr> View<P> {
 
     /// A new axis of length 1 (stride 0) at `axis` of the result (`np.expand_dims`): `axis`
     /// ranges over `-(ndim + 1)..=ndim`.
-    pub fn expand_dims(&self, axis: isize) -> Result<Self> {
+    pub fn expand_dims(&mut self, axis: isize) -> Result<()> {
         self.direct()?;
         if self.ndim == MAX_DIMS {
             return Err(Error::TooManyDims { ndim: MAX_DIMS + 1 });
         }
         let axis = normalize_axis(axis, self.ndim + 1)?;
-        let mut v = *self;
-        v.insert_axis(axis, 1, 0);
-        Ok(v)
+        self.insert_axis(axis, 1, 0);
+        Ok(())
     }
 
-    /// `axis`, which must have length 1, removed (`np.squeeze(a, axis)`).
-    pub fn squeeze_axis(&self, axis: isize) -> Result<Self> {
+    /// `axis`, which must have length 1, removed (`np.squeeze(a, axis)`). As in NumPy, a 0-d
+    /// view accepts axis 0 or -1 and is left as it is.
+    pub fn squeeze_axis(&mut self, axis: isize) -> Result<()> {
+        if self.ndim == 0 && (axis == 0 || axis == -1) {
+            return Ok(());
+        }
         let axis = self.axis(axis)?;
         self.direct()?;
         if self.shape[axis] != 1 {
             return Err(Error::NotSqueezable { axis, len: self.shape[axis] });
         }
-        let mut v = *self;
-        v.remove_axis(axis);
-        Ok(v)
+        self.remove_axis(axis);
+        Ok(())
     }
 
     /// Every axis of length 1 removed (`np.squeeze(a)`).
-    pub fn squeeze(&self) -> Result<Self> {
+    pub fn squeeze(&mut self) -> Result<()> {
         self.direct()?;
-        let mut v = *self;
-        for axis in (0..self.ndim).rev().filter(|&a| self.shape[a] == 1) {
-            v.remove_axis(axis);
+        for axis in (0..self.ndim).rev() {
+            if self.shape[axis] == 1 {
+                self.remove_axis(axis);
+            }
         }
-        Ok(v)
+        Ok(())
     }
-}
-
-/// `[0, 1, ..., ndim - 1]` in a fixed array.
-fn identity(ndim: usize) -> [isize; MAX_DIMS] {
-    let mut axes = [0isize; MAX_DIMS];
-    for (i, a) in axes[..ndim].iter_mut().enumerate() {
-        *a = i as isize;
-    }
-    axes
 }

@@ -5,7 +5,7 @@ use super::*;
 impl<P: Addr> View<P> {
     /// `np.broadcast_to(a, shape)`: axes are aligned from the end; each source extent must
     /// equal the target's or be 1 (then its stride becomes 0); new leading axes get stride 0.
-    pub fn broadcast_to(&self, shape: &[isize]) -> Result<Self> {
+    pub fn broadcast_to(&mut self, shape: &[isize]) -> Result<()> {
         self.direct()?;
         let target = check_shape(shape)?;
         let n = shape.len();
@@ -25,6 +25,7 @@ impl<P: Addr> View<P> {
                 return Err(Error::Broadcast { axis, from, to });
             };
         }
-        Ok(v)
+        *self = v;
+        Ok(())
     }
 }

@@ -42,7 +42,7 @@ impl<P: Addr> View<P> {
 
     /// A contiguous view of `shape` (in `order`) starting `offset` items into this view, which
     /// must be contiguous (NumPy's rule, either order) and direct. Fails when it does not fit.
-    pub fn subview(&self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<Self> {
+    pub fn subview(&mut self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<()> {
         let itemsize = check_itemsize(itemsize)?;
         self.direct()?;
         if !self.is_contiguous(itemsize, Order::C, false)? && !self.is_contiguous(itemsize, Order::F, false)? {
@@ -56,6 +56,7 @@ impl<P: Addr> View<P> {
         if offset > have || need > have - offset {
             return Err(Error::SubviewTooLarge { offset, need, have });
         }
-        View::contiguous(self.data.byte_offset(mul(offset, itemsize)?), itemsize, shape, order)
+        *self = View::contiguous(self.data.byte_offset(mul(offset, itemsize)?), itemsize, shape, order)?;
+        Ok(())
     }
 }

@@ -6,7 +6,7 @@ impl<P: Addr> View<P> {
     /// `np.diagonal(a, offset, axis1, axis2)`: the two axes are removed and the diagonal
     /// becomes the last axis, of stride `stride1 + stride2`. `offset > 0` starts above the main
     /// diagonal (along `axis2`), `offset < 0` below it.
-    pub fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Self> {
+    pub fn diagonal(&mut self, offset: isize, axis1: isize, axis2: isize) -> Result<()> {
         if self.ndim < 2 {
             return Err(Error::TooFewDims { ndim: self.ndim, min: 2 });
         }
@@ -19,19 +19,18 @@ impl<P: Addr> View<P> {
         let (s1, s2) = (self.strides[a1], self.strides[a2]);
         // Walk `skip` positions along the offset axis, then pair the rest.
         let (skip, along, stride, other) = if offset >= 0 { (offset.unsigned_abs(), n2, s2, n1) } else { (offset.unsigned_abs(), n1, s1, n2) };
-        let mut v = *self;
-        let len = if skip >= along as usize {
-            0
+        let (len, start) = if skip >= along as usize {
+            (0, 0)
         } else {
             let skip = skip as isize;
-            v.data = v.data.byte_offset(mul(skip, stride)?);
-            (along - skip).min(other)
+            ((along - skip).min(other), mul(skip, stride)?)
         };
         let diag_stride = if len > 1 { add(s1, s2)? } else { s1 };
+        self.data = self.data.byte_offset(start);
         let (hi, lo) = (a1.max(a2), a1.min(a2));
-        v.remove_axis(hi);
-        v.remove_axis(lo);
-        v.push_axis(len, diag_stride, -1);
-        Ok(v)
+        self.remove_axis(hi);
+        self.remove_axis(lo);
+        self.push_axis(len, diag_stride, -1);
+        Ok(())
     }
 }

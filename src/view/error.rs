@@ -41,7 +41,7 @@ pub enum Error {
     NegativeSize { size: isize },
     /// A reshape target whose item count differs from the source's.
     SizeMismatch { from: isize, to: isize },
-    /// More than one `-1` in a reshape target.
+    /// More than one negative (unknown) extent in a reshape target.
     MultipleUnknown,
     /// `-1` in a reshape target whose other entries multiply to zero.
     UnknownWithZero,
@@ -121,7 +121,7 @@ impl fmt::Display for Error {
                 f,
                 "cannot reshape a view of {from} items into a shape of {to} items"
             ),
-            MultipleUnknown => write!(f, "a shape can have only one unknown (-1) extent"),
+            MultipleUnknown => write!(f, "a shape can have only one unknown (negative) extent"),
             UnknownWithZero => write!(
                 f,
                 "cannot infer the unknown (-1) extent when the other extents multiply to 0"

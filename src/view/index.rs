@@ -66,29 +66,27 @@ pub(super) fn wrap_index(index: isize, axis: usize, len: isize) -> Result<isize>
 impl<P: Addr> View<P> {
     /// `self[..., start:stop:step, ...]` on `axis`, with Python's semantics. A result of length
     /// 0 keeps the data address; a result of length 0 or 1 keeps the source stride.
-    pub fn slice_axis(&self, axis: isize, start: isize, stop: isize, step: isize) -> Result<Self> {
+    pub fn slice_axis(&mut self, axis: isize, start: isize, stop: isize, step: isize) -> Result<()> {
         let axis = self.axis(axis)?;
-        let mut v = *self;
-        let (len, stride) = v.apply_slice(axis, self.shape[axis], self.strides[axis], start, stop, step)?;
-        v.shape[axis] = len;
-        v.strides[axis] = stride;
-        Ok(v)
+        let (len, stride) = self.apply_slice(axis, self.shape[axis], self.strides[axis], start, stop, step)?;
+        self.shape[axis] = len;
+        self.strides[axis] = stride;
+        Ok(())
     }
 
     /// `self[..., index, ...]` on `axis`: the axis is dropped. An indirect axis can be indexed
     /// only when it is the first; the data address then becomes `deref(address) + suboffset`.
-    pub fn index_axis(&self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<Self> {
+    pub fn index_axis(&mut self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<()> {
         let axis = self.axis(axis)?;
-        let mut v = *self;
-        v.apply_index(axis, self.source_axis(axis), index, deref)?;
-        v.remove_axis(axis);
-        Ok(v)
+        self.apply_index(axis, self.source_axis(axis), index, deref)?;
+        self.remove_axis(axis);
+        Ok(())
     }
 
     /// NumPy's basic indexing `self[items]`: integers, slices, new axes and at most one
     /// ellipsis (an implicit one at the end when absent). Indirect axes follow PEP 3118 as in
     /// [`View::slice_axis`] and [`View::index_axis`].
-    pub fn index(&self, items: &[Item], mut deref: impl FnMut(P) -> P) -> Result<Self> {
+    pub fn index(&mut self, items: &[Item], mut deref: impl FnMut(P) -> P) -> Result<()> {
         let (mut consumed, mut ints, mut ellipses) = (0usize, 0usize, 0usize);
         for item in items {
             match item {
@@ -137,7 +135,8 @@ impl<P: Addr> View<P> {
                 Item::Ellipsis => unreachable!("ellipses were expanded above"),
             }
         }
-        Ok(out)
+        *self = out;
+        Ok(())
     }
 
     /// The description of source `axis` that indexing needs.
@@ -164,37 +163,37 @@ impl<P: Addr> View<P> {
     /// of `len` and `stride` that sits at position `at`; returns the sliced length and stride.
     fn apply_slice(&mut self, at: usize, len: isize, stride: isize, start: isize, stop: isize, step: isize) -> Result<(isize, isize)> {
         let (first, count, step) = slice_indices(len, start, stop, step)?;
+        let new_stride = if count > 1 { mul(stride, step)? } else { stride };
         if count > 0 {
             self.shift(at, mul(first, stride)?)?;
         }
-        let stride = if count > 1 { mul(stride, step)? } else { stride };
-        Ok((count, stride))
+        Ok((count, new_stride))
     }
 
     /// `self[..., ::-1, ...]` on `axis`. Direct views only.
-    pub fn flip_axis(&self, axis: isize) -> Result<Self> {
+    pub fn flip_axis(&mut self, axis: isize) -> Result<()> {
         let axis = self.axis(axis)?;
         self.direct()?;
-        let mut v = *self;
-        v.flip_in_place(axis)?;
-        Ok(v)
+        self.flip_in_place(axis)
     }
 
     /// Every axis reversed. Direct views only.
-    pub fn flip(&self) -> Result<Self> {
+    pub fn flip(&mut self) -> Result<()> {
         self.direct()?;
         let mut v = *self;
         for axis in 0..v.ndim {
             v.flip_in_place(axis)?;
         }
-        Ok(v)
+        *self = v;
+        Ok(())
     }
 
     fn flip_in_place(&mut self, axis: usize) -> Result<()> {
         let (len, stride) = (self.shape[axis], self.strides[axis]);
         if len > 1 {
-            self.data = self.data.byte_offset(mul(len - 1, stride)?);
-            self.strides[axis] = stride.checked_neg().ok_or(Error::Overflow)?;
+            let (offset, flipped) = (mul(len - 1, stride)?, stride.checked_neg().ok_or(Error::Overflow)?);
+            self.data = self.data.byte_offset(offset);
+            self.strides[axis] = flipped;
         }
         Ok(())
     }

@@ -1,8 +1,8 @@
 //! The view arithmetic: safe Rust that knows nothing of C.
 //!
 //! A [`View`] is an address plus up to [`MAX_DIMS`] extents, byte strides and PEP 3118
-//! suboffsets. Every operation returns a new view (or an error) and leaves its input alone;
-//! none allocates. Addresses are abstract ([`Addr`]), so the same code runs on raw pointers in
+//! suboffsets. Derivations update a view in place and, on error, leave it unchanged; none
+//! allocates. (`View` is `Copy`: copy it first to keep the source.) Addresses are abstract ([`Addr`]), so the same code runs on raw pointers in
 //! the C layer and on plain integers in tests.
 
 mod axes;
@@ -68,6 +68,7 @@ pub struct View<P> {
 impl<P: Addr> View<P> {
     /// A view from its parts, checking `ndim` and that no extent is negative. Entries past
     /// `ndim` are ignored; negative suboffsets all mean "direct" and are stored as -1.
+    #[inline(always)]
     pub fn new(
         data: P,
         ndim: isize,
@@ -76,14 +77,17 @@ impl<P: Addr> View<P> {
         suboffsets: &[isize; MAX_DIMS],
     ) -> Result<Self> {
         let n = check_ndim(ndim)?;
-        let mut v = View::empty(data, n);
-        for i in 0..n {
-            if shape[i] < 0 {
-                return Err(Error::NegativeDim { axis: i, len: shape[i] });
-            }
-            v.shape[i] = shape[i];
-            v.strides[i] = strides[i];
-            v.suboffsets[i] = if suboffsets[i] >= 0 { suboffsets[i] } else { -1 };
+        if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
+            return Err(Error::NegativeDim { axis, len: shape[axis] });
+        }
+        // Branch-free copies that clear entries past `ndim` and map negative suboffsets to -1.
+        let mut v = View { data, ndim: n, shape: *shape, strides: *strides, suboffsets: *suboffsets };
+        for i in 0..MAX_DIMS {
+            let live = (i < n) as isize;
+            v.shape[i] *= live;
+            v.strides[i] *= live;
+            let s = v.suboffsets[i] | (v.suboffsets[i] >> (isize::BITS - 1));
+            v.suboffsets[i] = if i < n { s } else { -1 };
         }
         Ok(v)
     }
@@ -119,11 +123,13 @@ impl<P: Addr> View<P> {
     }
 
     /// The axis `axis` names, counting negatives from the end.
+    #[inline(always)]
     fn axis(&self, axis: isize) -> Result<usize> {
         normalize_axis(axis, self.ndim)
     }
 
     /// Refuses views with an indirect axis.
+    #[inline(always)]
     fn direct(&self) -> Result<()> {
         match self.suboffsets[..self.ndim].iter().position(|&s| s >= 0) {
             Some(axis) => Err(Error::Indirect { axis }),
@@ -138,6 +144,7 @@ impl<P: Addr> View<P> {
 
     /// Moves the element origin by `bytes` along `axis`: onto the data address, or, behind an
     /// indirect axis, onto that axis's suboffset (PEP 3118).
+    #[inline(always)]
     fn shift(&mut self, axis: usize, bytes: isize) -> Result<()> {
         match self.indirect_before(axis) {
             Some(j) => {
@@ -149,6 +156,7 @@ impl<P: Addr> View<P> {
     }
 
     /// Removes `axis`, shifting later axes down.
+    #[inline(always)]
     fn remove_axis(&mut self, axis: usize) {
         for a in [&mut self.shape, &mut self.strides, &mut self.suboffsets] {
             a.copy_within(axis + 1.., axis);

@@ -4,7 +4,8 @@ use super::*;
 
 impl<P: Addr> View<P> {
     /// `a.reshape(shape, order=order)` when NumPy can do it without a copy; otherwise
-    /// [`Error::NeedsCopy`]. One entry of `shape` may be -1 (inferred). A zero-size view always
+    /// [`Error::NeedsCopy`]. One entry of `shape` may be negative (conventionally -1): it is
+    /// inferred, as NumPy does for any negative entry. A zero-size view always
     /// reshapes, to contiguous strides.
     ///
     /// The rule: axes of length 1 are dropped; old and new axes are walked together, the side
@@ -12,13 +13,14 @@ impl<P: Addr> View<P> {
     /// must chain (C order: `stride[k] == shape[k+1] * stride[k+1]`, F order the mirror); the
     /// innermost new axis of a group takes the innermost old stride and each outer one
     /// multiplies by the next extent. Trailing new axes of length 1 continue the last stride.
-    pub fn reshape(&self, itemsize: isize, shape: &[isize], order: Order) -> Result<Self> {
+    pub fn reshape(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
         let itemsize = check_itemsize(itemsize)?;
         self.direct()?;
         let dims = self.resolve_shape(shape)?;
         let n = shape.len();
         if self.is_empty() {
-            return View::contiguous(self.data, itemsize, &dims[..n], order);
+            *self = View::contiguous(self.data, itemsize, &dims[..n], order)?;
+            return Ok(());
         }
         // The source without its length-1 axes, in the order the walk visits them: C order
         // walks from the outermost axis, F order from the innermost, so F reuses C's walk on
@@ -70,10 +72,11 @@ impl<P: Addr> View<P> {
             v.shape[a] = new_len[k];
             v.strides[a] = new_stride[k];
         }
-        Ok(v)
+        *self = v;
+        Ok(())
     }
 
-    /// `shape` with its -1 (if any) replaced by the extent that keeps the item count.
+    /// `shape` with its negative entry (if any) replaced by the extent that keeps the item count.
     fn resolve_shape(&self, shape: &[isize]) -> Result<[isize; MAX_DIMS]> {
         if shape.len() > MAX_DIMS {
             return Err(Error::TooManyDims { ndim: shape.len() });
@@ -82,12 +85,10 @@ impl<P: Addr> View<P> {
         let mut unknown = None;
         let mut known = 1isize;
         for (axis, &len) in shape.iter().enumerate() {
-            if len == -1 {
+            if len < 0 {
                 if unknown.replace(axis).is_some() {
                     return Err(Error::MultipleUnknown);
                 }
-            } else if len < 0 {
-                return Err(Error::NegativeDim { axis, len });
             } else {
                 known = mul(known, len)?;
                 dims[axis] = len;

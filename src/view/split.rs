@@ -39,9 +39,13 @@ impl<P: Addr> View<P> {
     /// succeeds (the offset arithmetic most likely to overflow), every piece does: callers may
     /// write pieces as they come and still fail before writing anything.
     fn pieces(&self, axis: usize, count: isize, bound: impl Fn(isize) -> isize) -> Result<impl ExactSizeIterator<Item = Result<Self>>> {
-        self.slice_axis(axis as isize, -1, NONE, 1)?;
         let v = *self;
+        let mut last = v;
+        last.slice_axis(axis as isize, -1, NONE, 1)?;
         let count = usize::try_from(count).map_err(|_| Error::Count { what: "piece count", count })?;
-        Ok((0..count as isize).map(move |i| v.slice_axis(axis as isize, bound(i), bound(i + 1), 1)))
+        Ok((0..count as isize).map(move |i| {
+            let mut piece = v;
+            piece.slice_axis(axis as isize, bound(i), bound(i + 1), 1).map(|()| piece)
+        }))
     }
 }

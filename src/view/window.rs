@@ -7,7 +7,7 @@ impl<P: Addr> View<P> {
     /// positions: `axis` becomes the window count `(len - window) / step + 1` and a new last
     /// axis of length `window` walks inside a window (`np.lib.stride_tricks.
     /// sliding_window_view(a, window, axis)[..., ::step, ...]`).
-    pub fn sliding_window(&self, axis: isize, window: isize, step: isize) -> Result<Self> {
+    pub fn sliding_window(&mut self, axis: isize, window: isize, step: isize) -> Result<()> {
         let axis = self.axis(axis)?;
         self.direct()?;
         if self.ndim == MAX_DIMS {
@@ -21,12 +21,11 @@ impl<P: Addr> View<P> {
             return Err(Error::WindowStep { step });
         }
         let count = (len - window) / step + 1;
-        let mut v = *self;
-        v.shape[axis] = count;
         if count > 1 {
-            v.strides[axis] = mul(stride, step)?;
+            self.strides[axis] = mul(stride, step)?;
         }
-        v.push_axis(window, stride, -1);
-        Ok(v)
+        self.shape[axis] = count;
+        self.push_axis(window, stride, -1);
+        Ok(())
     }
 }
