@@ -718,6 +718,10 @@ class Runner:
                     out_ndim=True)
 
     def op_reshape(self):
+        # NumPy infers any negative extent, conventionally -1.
+        def unknown():
+            return self.rng.choice([-1, -1, -1, -2, -9])
+
         g, r = self.gen, self.rng
         src = g.source(g.ndim(lo=0))
         a, nd = src.a, src.a.ndim
@@ -741,16 +745,16 @@ class Runner:
         elif x < 0.88:  # two unknowns
             shape = g.factor_shape(size, r.randint(2, 4))
             i, j = r.sample(range(len(shape)), 2)
-            shape[i] = shape[j] = -1
+            shape[i], shape[j] = unknown(), unknown()
         elif x < 0.92:  # an unknown beside a zero extent
-            shape = [0, -1] if r.random() < 0.5 else [-1, r.randint(1, 2), 0]
+            shape = [0, unknown()] if r.random() < 0.5 else [unknown(), r.randint(1, 2), 0]
         elif x < 0.94:  # an unknown order
             shape = g.regroup(a.shape) if size else [0]
             order = r.choice("XZ")
         else:
             shape = g.factor_shape(size, r.randint(0, 8))
-        if -1 not in shape and shape and size and (x < 0.70 or x >= 0.94) and r.random() < 0.3:
-            shape[r.randrange(len(shape))] = -1
+        if min(shape, default=0) >= 0 and shape and size and (x < 0.70 or x >= 0.94) and r.random() < 0.3:
+            shape[r.randrange(len(shape))] = unknown()
 
         def classify(e):
             m = str(e)
@@ -1267,8 +1271,6 @@ notes: inputs not generated (error precedence NumPy cannot decide, or documented
     (ValueError), the library the axis (MVS_ERR_AXIS).
   - mvs_move_axes with count > ndim: NumPy reports a repeated axis (AXIS), the library documents
     MVS_ERR_VALUE for a count out of range.
-  - mvs_reshape with a negative extent other than -1: NumPy >= 2 treats any negative extent as
-    the unknown one; SPEC and header define only -1 (others: MVS_ERR_SHAPE).
   - mvs_sliding_window with a negative step: NumPy's [..., ::step] accepts it; the library
     follows torch.Tensor.unfold (step must be positive, MVS_ERR_STEP)."""
 
