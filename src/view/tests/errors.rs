@@ -1,0 +1,236 @@
+//! Every error the core can produce, produced; Kind and Display; checked arithmetic near
+//! isize::MAX/MIN giving Error::Overflow (never a panic, never a wrapped answer).
+
+use super::*;
+
+/// A view from explicit parts, with no extent check (so strides can be anything).
+fn raw(data: usize, shape: &[isize], strides: &[isize], sub: &[isize]) -> V {
+    let (mut a, mut b, mut c) = ([0; MAX_DIMS], [0; MAX_DIMS], [-1; MAX_DIMS]);
+    a[..shape.len()].copy_from_slice(shape);
+    b[..strides.len()].copy_from_slice(strides);
+    c[..sub.len()].copy_from_slice(sub);
+    View::new(data, shape.len() as isize, &a, &b, &c).unwrap()
+}
+
+/// The variant's name. No wildcard: a new variant breaks the build of this test until it is
+/// listed (and produced below, or listed as unreachable from the core).
+fn name(e: &Error) -> &'static str {
+    use Error::*;
+    match e {
+        Ndim { .. } => "Ndim",
+        TooManyDims { .. } => "TooManyDims",
+        TooFewDims { .. } => "TooFewDims",
+        Axis { .. } => "Axis",
+        RepeatedAxis { .. } => "RepeatedAxis",
+        Itemsize { .. } => "Itemsize",
+        NegativeDim { .. } => "NegativeDim",
+        NegativeSize { .. } => "NegativeSize",
+        SizeMismatch { .. } => "SizeMismatch",
+        MultipleUnknown => "MultipleUnknown",
+        UnknownWithZero => "UnknownWithZero",
+        Index { .. } => "Index",
+        TooManyIndices { .. } => "TooManyIndices",
+        MultipleEllipsis => "MultipleEllipsis",
+        StepZero => "StepZero",
+        WindowStep { .. } => "WindowStep",
+        Overflow => "Overflow",
+        NeedsCopy => "NeedsCopy",
+        Indirect { .. } => "Indirect",
+        OutOfBounds => "OutOfBounds",
+        SubviewTooLarge { .. } => "SubviewTooLarge",
+        NegativeOffset { .. } => "NegativeOffset",
+        Broadcast { .. } => "Broadcast",
+        BroadcastRank { .. } => "BroadcastRank",
+        NotContiguous => "NotContiguous",
+        Order { .. } => "Order",
+        Rule { .. } => "Rule",
+        ItemKind { .. } => "ItemKind",
+        Count { .. } => "Count",
+        NotSqueezable { .. } => "NotSqueezable",
+        Window { .. } => "Window",
+        UnevenSplit { .. } => "UnevenSplit",
+        Sections { .. } => "Sections",
+    }
+}
+
+/// Variants only the C layer produces (unknown enum values of its arguments).
+const FFI_ONLY: [&str; 2] = ["Rule", "ItemKind"];
+
+/// One real call of the core per variant, each with the exact error NumPy's reading implies.
+fn produced() -> Vec<(Error, Error)> {
+    let a = View::contiguous(BASE, 8, &[4, 6], Order::C).unwrap();
+    let ind = raw(BASE, &[2, 3], &[8, 4], &[0, -1]);
+    let huge = raw(BASE, &[4], &[isize::MAX / 2], &[]);
+    let arr = [0isize; MAX_DIMS];
+    let sub = [-1isize; MAX_DIMS];
+    let err = |r: Result<V>| r.unwrap_err();
+    let first_err = |r: Result<Vec<Result<V>>>| r.unwrap_err();
+    vec![
+        (err(View::new(BASE, 9, &arr, &arr, &sub)), Error::Ndim { ndim: 9 }),
+        (err(a.derive(|w| w.expand_dims(0)).and_then(|b| b.derive(|w| w.index(&[Item::NewAxis; 6], no_deref)))), Error::TooManyDims { ndim: 9 }),
+        (err(a.derive(|w| w.index_axis(0, 0, no_deref)).unwrap().derive(|w| w.diagonal(0, 0, 1))), Error::TooFewDims { ndim: 1, min: 2 }),
+        (err(a.derive(|w| w.slice_axis(-3, 0, 1, 1))), Error::Axis { axis: -3, ndim: 2 }),
+        (err(a.derive(|w| w.permute(&[1, 1]))), Error::RepeatedAxis { axis: 1 }),
+        (err(View::contiguous(BASE, 0, &[1], Order::C)), Error::Itemsize { itemsize: 0 }),
+        (err(a.derive(|w| w.broadcast_to(&[-1, 6]))), Error::NegativeDim { axis: 0, len: -1 }),
+        (a.check_bounds(8, 0, -5).unwrap_err(), Error::NegativeSize { size: -5 }),
+        (err(a.derive(|w| w.reshape(8, &[5, 5], Order::C))), Error::SizeMismatch { from: 24, to: 25 }),
+        (err(a.derive(|w| w.reshape(8, &[-1, 2, -1], Order::C))), Error::MultipleUnknown),
+        (err(a.derive(|w| w.reshape(8, &[0, -1], Order::C))), Error::UnknownWithZero),
+        (err(a.derive(|w| w.index_axis(1, 6, no_deref))), Error::Index { index: 6, axis: 1, len: 6 }),
+        (err(a.derive(|w| w.index(&[Item::Index(0); 3], no_deref))), Error::TooManyIndices { ndim: 2, given: 3 }),
+        (err(a.derive(|w| w.index(&[Item::Ellipsis, Item::Ellipsis], no_deref))), Error::MultipleEllipsis),
+        (err(a.derive(|w| w.slice_axis(0, NONE, NONE, 0))), Error::StepZero),
+        (err(a.derive(|w| w.sliding_window(0, 2, 0))), Error::WindowStep { step: 0 }),
+        (err(huge.derive(|w| w.slice_axis(0, 3, NONE, NONE))), Error::Overflow),
+        (err(a.derive(|w| w.transpose()).unwrap().derive(|w| w.reshape(8, &[24], Order::C))), Error::NeedsCopy),
+        (err(ind.derive(|w| w.transpose())), Error::Indirect { axis: 0 }),
+        (a.check_bounds(8, 0, 191).unwrap_err(), Error::OutOfBounds),
+        (err(a.derive(|w| w.subview(8, 20, &[5], Order::C))), Error::SubviewTooLarge { offset: 20, need: 5, have: 24 }),
+        (err(a.derive(|w| w.subview(8, -1, &[5], Order::C))), Error::NegativeOffset { offset: -1 }),
+        (err(a.derive(|w| w.broadcast_to(&[2, 4, 5]))), Error::Broadcast { axis: 1, from: 6, to: 5 }),
+        (err(a.derive(|w| w.broadcast_to(&[24]))), Error::BroadcastRank { from: 2, to: 1 }),
+        (err(a.derive(|w| w.slice_axis(1, NONE, NONE, 2)).unwrap().derive(|w| w.subview(8, 0, &[1], Order::C))), Error::NotContiguous),
+        (Order::from_char('X' as i32).unwrap_err(), Error::Order { order: 'X' as i32 }),
+        (err(View::strided(BASE, 8, &[2, 3], &[8])), Error::Count { what: "stride count", count: 1 }),
+        (err(a.derive(|w| w.squeeze_axis(0))), Error::NotSqueezable { axis: 0, len: 4 }),
+        (err(a.derive(|w| w.sliding_window(1, 7, 1))), Error::Window { window: 7, axis: 1, len: 6 }),
+        (first_err(a.split_sections(1, 4, false).map(|i| i.collect())), Error::UnevenSplit { len: 6, sections: 4 }),
+        (first_err(a.split_sections(1, 0, true).map(|i| i.collect())), Error::Sections { sections: 0 }),
+    ]
+}
+
+#[test]
+fn every_core_error_is_produced() {
+    let got = produced();
+    for (e, want) in &got {
+        assert_eq!(e, want);
+    }
+    let mut names: Vec<&str> = got.iter().map(|(e, _)| name(e)).collect();
+    names.sort();
+    names.dedup();
+    let all = [
+        "Axis", "Broadcast", "BroadcastRank", "Count", "Index", "Indirect", "Itemsize", "MultipleEllipsis",
+        "MultipleUnknown", "Ndim", "NeedsCopy", "NegativeDim", "NegativeOffset", "NegativeSize", "NotContiguous",
+        "NotSqueezable", "Order", "OutOfBounds", "Overflow", "RepeatedAxis", "Sections", "SizeMismatch", "StepZero",
+        "SubviewTooLarge", "TooFewDims", "TooManyDims", "TooManyIndices", "UnevenSplit", "UnknownWithZero",
+        "Window", "WindowStep",
+    ];
+    assert_eq!(names, all.to_vec());
+    assert_eq!(all.len() + FFI_ONLY.len(), 33);
+}
+
+#[test]
+fn kinds_and_messages() {
+    let mut all: Vec<Error> = produced().into_iter().map(|(e, _)| e).collect();
+    all.push(Error::Rule { rule: 7 });
+    all.push(Error::ItemKind { position: 2, kind: 9 });
+    for e in &all {
+        let msg = e.to_string();
+        assert!(!msg.is_empty(), "{e:?}");
+        // Messages carry the numbers they describe.
+        let numbers: Vec<String> = format!("{e:?}")
+            .split(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .filter(|s| s.chars().any(|c| c.is_ascii_digit()))
+            .map(str::to_owned)
+            .collect();
+        for n in numbers {
+            assert!(msg.contains(&n), "message {msg:?} of {e:?} lacks {n}");
+        }
+    }
+    // The classes the C layer turns into status codes.
+    let kind = |e: Error| e.kind();
+    assert_eq!(kind(Error::Overflow), Kind::Overflow);
+    assert_eq!(kind(Error::NeedsCopy), Kind::NeedsCopy);
+    assert_eq!(kind(Error::Indirect { axis: 0 }), Kind::Indirect);
+    assert_eq!(kind(Error::StepZero), Kind::Step);
+    assert_eq!(kind(Error::WindowStep { step: 0 }), Kind::Step);
+    assert_eq!(kind(Error::Index { index: 0, axis: 0, len: 0 }), Kind::Index);
+    assert_eq!(kind(Error::TooManyIndices { ndim: 0, given: 1 }), Kind::Index);
+    assert_eq!(kind(Error::Axis { axis: 0, ndim: 0 }), Kind::Axis);
+    assert_eq!(kind(Error::Ndim { ndim: 9 }), Kind::Ndim);
+    assert_eq!(kind(Error::Itemsize { itemsize: 0 }), Kind::Itemsize);
+    assert_eq!(kind(Error::OutOfBounds), Kind::Bounds);
+    assert_eq!(kind(Error::SubviewTooLarge { offset: 0, need: 1, have: 0 }), Kind::Bounds);
+    assert_eq!(kind(Error::Broadcast { axis: 0, from: 2, to: 3 }), Kind::Broadcast);
+    assert_eq!(kind(Error::NotContiguous), Kind::NotContiguous);
+    assert_eq!(kind(Error::SizeMismatch { from: 1, to: 2 }), Kind::Shape);
+    assert_eq!(kind(Error::NegativeDim { axis: 0, len: -1 }), Kind::Shape);
+    assert_eq!(kind(Error::Order { order: 0 }), Kind::Value);
+    assert_eq!(Error::Index { index: 7, axis: 1, len: 5 }.to_string(), "index 7 is out of range for axis 1 of size 5");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checked arithmetic
+// ---------------------------------------------------------------------------------------------
+
+const M: isize = isize::MAX;
+
+#[test]
+fn overflow_in_offsets_and_strides() {
+    // 4 items, stride MAX / 2: position 3 is 1.5 * MAX bytes away.
+    let h = raw(BASE, &[4], &[M / 2], &[]);
+    assert_eq!(h.derive(|w| w.slice_axis(0, 3, NONE, NONE)), Err(Error::Overflow));
+    assert_eq!(h.derive(|w| w.slice_axis(0, NONE, NONE, 3)), Err(Error::Overflow)); // stride * 3
+    assert_eq!(h.derive(|w| w.slice_axis(0, NONE, NONE, -1)), Err(Error::Overflow));
+    assert_eq!(h.derive(|w| w.index_axis(0, 3, no_deref)), Err(Error::Overflow));
+    assert_eq!(h.derive(|w| w.index(&[Item::Index(-1)], no_deref)), Err(Error::Overflow));
+    assert_eq!(h.derive(|w| w.index(&[Item::Slice { start: 3, stop: NONE, step: NONE }], no_deref)), Err(Error::Overflow));
+    assert_eq!(h.element(&[3], no_deref), Err(Error::Overflow));
+    assert_eq!(h.derive(|w| w.flip()), Err(Error::Overflow));
+    assert_eq!(h.derive(|w| w.flip_axis(0)), Err(Error::Overflow));
+    assert_eq!(h.extent(1), Err(Error::Overflow));
+    assert_eq!(h.check_bounds(1, 0, M), Err(Error::Overflow));
+    assert_eq!(h.derive(|w| w.sliding_window(0, 1, 3)), Err(Error::Overflow));
+    assert!(matches!(h.split_sections(0, 2, false), Err(Error::Overflow)));
+    assert!(matches!(h.split_at(0, &[1]), Err(Error::Overflow)));
+    // ... while the representable positions are exact.
+    assert_eq!(h.derive(|w| w.slice_axis(0, 1, 3, NONE)).map(|v| (v.data(), strides_of(&v))), Ok((BASE + (M / 2) as usize, vec![M / 2])));
+    assert_eq!(h.derive(|w| w.slice_axis(0, 2, NONE, 5)).map(|v| (v.data(), dims(&v))), Ok((BASE + (M / 2 * 2) as usize, vec![1])));
+    assert_eq!(h.element(&[2], no_deref), Ok(BASE + (M / 2 * 2) as usize));
+    assert_eq!(h.derive(|w| w.index_axis(0, 2, no_deref)).map(|v| v.data()), Ok(BASE + (M / 2 * 2) as usize));
+    // A single step of MIN cannot be negated.
+    let n = raw(BASE, &[2], &[isize::MIN], &[]);
+    assert_eq!(n.derive(|w| w.flip()), Err(Error::Overflow));
+    assert_eq!(n.may_overlap(1), Err(Error::Overflow));
+    assert_eq!(n.extent(1), Ok((isize::MIN, 1)));
+    // Strides that add past MAX.
+    let d = raw(BASE, &[2, 2], &[M, M], &[]);
+    assert_eq!(d.derive(|w| w.diagonal(0, 0, 1)), Err(Error::Overflow));
+    assert_eq!(d.extent(1), Err(Error::Overflow));
+    assert_eq!(d.derive(|w| w.diagonal(1, 0, 1)).map(|v| (v.data(), dims(&v))), Ok((BASE + M as usize, vec![1])));
+    let w = raw(BASE, &[10], &[M / 4], &[]);
+    assert_eq!(w.derive(|w| w.sliding_window(0, 1, 8)), Err(Error::Overflow));
+    assert_eq!(w.derive(|w| w.sliding_window(0, 1, 3)).map(|v| (dims(&v), v.strides()[0])), Ok((vec![4, 1], M / 4 * 3)));
+    // Extents and counts.
+    let c = raw(BASE, &[3, 3], &[M / 2, M / 2], &[]);
+    assert_eq!(c.extent(1), Err(Error::Overflow));
+    assert_eq!(c.may_overlap(1), Ok(true));
+    let e = raw(BASE, &[2, 2], &[M / 2, -(M / 2)], &[]);
+    assert_eq!(e.extent(1), Ok((-(M / 2), M / 2 + 1)));
+    assert_eq!(e.check_bounds(1, (M / 2) as i128, M), Ok(()));
+    let big = raw(BASE, &[M, 2], &[0, 0], &[]);
+    assert_eq!(big.item_count(), Err(Error::Overflow));
+    assert_eq!(big.byte_count(1), Err(Error::Overflow));
+    assert_eq!(big.derive(|w| w.reshape(1, &[-1], Order::C)), Err(Error::Overflow));
+    // Subviews whose byte offset overflows.
+    let s = raw(BASE, &[1 << 62], &[4], &[]);
+    assert!(s.is_contiguous(4, Order::C, false).unwrap());
+    assert_eq!(s.derive(|w| w.subview(4, 1 << 61, &[1], Order::C)), Err(Error::Overflow));
+    assert_eq!(s.derive(|w| w.subview(4, 0, &[1 << 61, 2], Order::C)), Err(Error::Overflow));
+    // Suboffsets moved past MAX.
+    let i = raw(BASE, &[2, 3], &[8, 4], &[M - 4, -1]);
+    assert_eq!(i.derive(|w| w.slice_axis(1, 2, NONE, NONE)), Err(Error::Overflow));
+    assert_eq!(i.derive(|w| w.index_axis(1, 2, no_deref)), Err(Error::Overflow));
+    assert_eq!(i.derive(|w| w.slice_axis(1, 1, NONE, NONE)).map(|v| v.suboffsets()[0]), Ok(M));
+}
+
+#[test]
+fn garbage_index_items_are_errors() {
+    let a = View::contiguous(BASE, 8, &[4, 6], Order::C).unwrap();
+    assert_eq!(a.derive(|w| w.index(&[Item::Index(isize::MIN)], no_deref)), Err(Error::Index { index: isize::MIN, axis: 0, len: 4 }));
+    assert_eq!(a.derive(|w| w.index(&[Item::Index(isize::MAX)], no_deref)), Err(Error::Index { index: isize::MAX, axis: 0, len: 4 }));
+    let all = Item::Slice { start: isize::MAX, stop: isize::MIN + 1, step: isize::MIN + 1 };
+    assert_eq!(a.derive(|w| w.index(&[all], no_deref)).map(|v| (v.data(), dims(&v))), Ok((BASE + 144, vec![1, 6])));
+    assert_eq!(a.derive(|w| w.index(&[Item::NewAxis; 7], no_deref)), Err(Error::TooManyDims { ndim: 9 }));
+}
