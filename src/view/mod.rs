@@ -80,16 +80,15 @@ impl<P: Addr> View<P> {
         if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
             return Err(Error::NegativeDim { axis, len: shape[axis] });
         }
-        // Branch-free copies that clear entries past `ndim` and map negative suboffsets to -1.
-        let mut v = View { data, ndim: n, shape: *shape, strides: *strides, suboffsets: *suboffsets };
-        for i in 0..MAX_DIMS {
-            let live = (i < n) as isize;
-            v.shape[i] *= live;
-            v.strides[i] *= live;
-            let s = v.suboffsets[i] | (v.suboffsets[i] >> (isize::BITS - 1));
-            v.suboffsets[i] = if i < n { s } else { -1 };
-        }
-        Ok(v)
+        // Whole-array selects (vectorized) that clear entries past `ndim` and map negative
+        // suboffsets to -1.
+        Ok(View {
+            data,
+            ndim: n,
+            shape: core::array::from_fn(|i| if i < n { shape[i] } else { 0 }),
+            strides: core::array::from_fn(|i| if i < n { strides[i] } else { 0 }),
+            suboffsets: core::array::from_fn(|i| if i < n && suboffsets[i] >= 0 { suboffsets[i] } else { -1 }),
+        })
     }
 
     /// A view of `ndim` dimensions with every entry cleared (the caller fills them).
