@@ -190,7 +190,8 @@ typedef struct mvs_index_item {
 #define MVS_ERR_NEEDS_COPY 9
 
 /**
- * The view has an indirect dimension (suboffset >= 0) that the operation does not support.
+ * The view has an indirect dimension (suboffset >= 0) that the operation does not support, or
+ * an offset behind an indirect dimension would make its suboffset negative.
  */
 #define MVS_ERR_INDIRECT 10
 

@@ -32,7 +32,8 @@ pub const MVS_ERR_STEP: mvs_status = 7;
 pub const MVS_ERR_OVERFLOW: mvs_status = 8;
 /// The reshape is valid but impossible without copying the data.
 pub const MVS_ERR_NEEDS_COPY: mvs_status = 9;
-/// The view has an indirect dimension (suboffset >= 0) that the operation does not support.
+/// The view has an indirect dimension (suboffset >= 0) that the operation does not support, or
+/// an offset behind an indirect dimension would make its suboffset negative.
 pub const MVS_ERR_INDIRECT: mvs_status = 10;
 /// The view addresses bytes outside the given extent, or a subview does not fit its source.
 pub const MVS_ERR_BOUNDS: mvs_status = 11;

@@ -56,6 +56,8 @@ pub enum Error {
     NeedsCopy,
     /// An indirect (suboffset >= 0) dimension the operation cannot handle.
     Indirect { axis: usize },
+    /// An offset behind indirect `axis` would make its suboffset negative.
+    NegativeSuboffset { axis: usize },
     OutOfBounds,
     /// A subview of `need` items from `offset` does not fit in `have` items.
     SubviewTooLarge { offset: isize, need: isize, have: isize },
@@ -87,7 +89,7 @@ impl Error {
             StepZero | WindowStep { .. } => Kind::Step,
             Overflow => Kind::Overflow,
             NeedsCopy => Kind::NeedsCopy,
-            Indirect { .. } => Kind::Indirect,
+            Indirect { .. } | NegativeSuboffset { .. } => Kind::Indirect,
             OutOfBounds | SubviewTooLarge { .. } | NegativeOffset { .. } => Kind::Bounds,
             Broadcast { .. } | BroadcastRank { .. } => Kind::Broadcast,
             NotContiguous => Kind::NotContiguous,
@@ -145,6 +147,10 @@ impl fmt::Display for Error {
             Indirect { axis } => write!(
                 f,
                 "axis {axis} is indirect (suboffset >= 0), which this operation does not support"
+            ),
+            NegativeSuboffset { axis } => write!(
+                f,
+                "the offset would make the suboffset of indirect axis {axis} negative, which PEP 3118 reads as direct"
             ),
             OutOfBounds => write!(f, "the view addresses bytes outside the given extent"),
             SubviewTooLarge { offset, need, have } => write!(

@@ -147,7 +147,11 @@ impl<P: Addr> View<P> {
     fn shift(&mut self, axis: usize, bytes: isize) -> Result<()> {
         match self.indirect_before(axis) {
             Some(j) => {
-                self.suboffsets[j] = self.suboffsets[j].checked_add(bytes).ok_or(Error::Overflow)?
+                // PEP 3118 reads a negative suboffset as "direct": it cannot hold this offset.
+                match self.suboffsets[j].checked_add(bytes).ok_or(Error::Overflow)? {
+                    s if s < 0 => return Err(Error::NegativeSuboffset { axis: j }),
+                    s => self.suboffsets[j] = s,
+                }
             }
             None => self.data = self.data.byte_offset(bytes),
         }

@@ -53,7 +53,7 @@ impl<P: Addr> View<P> {
                 }
             }
             for k in oi..oj - 1 {
-                if old_stride[k] != mul(old_len[k + 1], old_stride[k + 1])? {
+                if old_len[k + 1].checked_mul(old_stride[k + 1]) != Some(old_stride[k]) {
                     return Err(Error::NeedsCopy);
                 }
             }

@@ -36,6 +36,7 @@ fn name(e: &Error) -> &'static str {
         Overflow => "Overflow",
         NeedsCopy => "NeedsCopy",
         Indirect { .. } => "Indirect",
+        NegativeSuboffset { .. } => "NegativeSuboffset",
         OutOfBounds => "OutOfBounds",
         SubviewTooLarge { .. } => "SubviewTooLarge",
         NegativeOffset { .. } => "NegativeOffset",
@@ -85,6 +86,7 @@ fn produced() -> Vec<(Error, Error)> {
         (err(huge.derive(|w| w.slice_axis(0, 3, NONE, NONE))), Error::Overflow),
         (err(a.derive(|w| w.transpose()).unwrap().derive(|w| w.reshape(8, &[24], Order::C))), Error::NeedsCopy),
         (err(ind.derive(|w| w.transpose())), Error::Indirect { axis: 0 }),
+        (err(raw(BASE, &[2, 3], &[8, -4], &[0, -1]).derive(|w| w.slice_axis(1, 1, NONE, NONE))), Error::NegativeSuboffset { axis: 0 }),
         (a.check_bounds(8, 0, 191).unwrap_err(), Error::OutOfBounds),
         (err(a.derive(|w| w.subview(8, 20, &[5], Order::C))), Error::SubviewTooLarge { offset: 20, need: 5, have: 24 }),
         (err(a.derive(|w| w.subview(8, -1, &[5], Order::C))), Error::NegativeOffset { offset: -1 }),
@@ -111,13 +113,13 @@ fn every_core_error_is_produced() {
     names.dedup();
     let all = [
         "Axis", "Broadcast", "BroadcastRank", "Count", "Index", "Indirect", "Itemsize", "MultipleEllipsis",
-        "MultipleUnknown", "Ndim", "NeedsCopy", "NegativeDim", "NegativeOffset", "NegativeSize", "NotContiguous",
+        "MultipleUnknown", "Ndim", "NeedsCopy", "NegativeDim", "NegativeOffset", "NegativeSize", "NegativeSuboffset", "NotContiguous",
         "NotSqueezable", "Order", "OutOfBounds", "Overflow", "RepeatedAxis", "Sections", "SizeMismatch", "StepZero",
         "SubviewTooLarge", "TooFewDims", "TooManyDims", "TooManyIndices", "UnevenSplit", "UnknownWithZero",
         "Window", "WindowStep",
     ];
     assert_eq!(names, all.to_vec());
-    assert_eq!(all.len() + FFI_ONLY.len(), 33);
+    assert_eq!(all.len() + FFI_ONLY.len(), 34);
 }
 
 #[test]
