@@ -34,7 +34,9 @@ pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Resu
     };
     let start = clamp(start, if step > 0 { lower } else { upper });
     let stop = clamp(stop, if step > 0 { upper } else { lower });
-    let count = if step > 0 && stop > start {
+    let count = if step == 1 {
+        (stop - start).max(0)
+    } else if step > 0 && stop > start {
         (stop - start - 1) / step + 1
     } else if step < 0 && start > stop {
         (start - stop - 1) / -step + 1
@@ -109,17 +111,18 @@ impl<P: Addr> View<P> {
         if out_ndim > MAX_DIMS {
             return Err(Error::TooManyDims { ndim: out_ndim });
         }
-        // The result is built axis by axis; `axis` is the next source axis to consume.
-        let full = Item::Slice { start: NONE, stop: NONE, step: NONE };
+        // The result is built axis by axis; `axis` is the next source axis to consume. An
+        // ellipsis (explicit, or implicit at the end) keeps the `rest` axes it stands for.
         let rest = self.ndim - consumed;
-        let expanded = items.iter().flat_map(|&item| match item {
-            Item::Ellipsis => core::iter::repeat_n(full, rest),
-            _ => core::iter::repeat_n(item, 1),
-        });
-        let implicit = core::iter::repeat_n(full, if ellipses == 0 { rest } else { 0 });
         let mut out = View::empty(self.data, 0);
         let mut axis = 0;
-        for item in expanded.chain(implicit) {
+        let keep = |out: &mut Self, axis: &mut usize| {
+            for a in *axis..*axis + rest {
+                out.push_axis(self.shape[a], self.strides[a], self.suboffsets[a]);
+            }
+            *axis += rest;
+        };
+        for &item in items {
             let at = out.ndim;
             match item {
                 Item::Index(i) => {
@@ -132,8 +135,11 @@ impl<P: Addr> View<P> {
                     axis += 1;
                 }
                 Item::NewAxis => out.push_axis(1, 0, -1),
-                Item::Ellipsis => unreachable!("ellipses were expanded above"),
+                Item::Ellipsis => keep(&mut out, &mut axis),
             }
+        }
+        if ellipses == 0 {
+            keep(&mut out, &mut axis);
         }
         *self = out;
         Ok(())
