@@ -66,7 +66,7 @@ c-test: lib
 	    case $$v in *-shared) link="-L$(LIBDIR) -Wl,-rpath,$(CURDIR)/$(LIBDIR) -lmemviewslice";; \
 	                *-static) link="$(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)";; esac; \
 	    out=$(BUILD)/c_tests/$$n-$$v; \
-	    $$comp $(STRICT) $(SANITIZE) -g -Iinclude $$t -o $$out $$link; \
+	    $$comp $(STRICT) $(SANITIZE) -g -Iinclude $$t -x none -o $$out $$link; \
 	    echo "== $$out"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$out; \
 	  done; done
 
