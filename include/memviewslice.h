@@ -13,12 +13,15 @@
  * - Common errors of every function that takes a view (src, ndim), listed as "the common
  *   ones": MVS_ERR_NULL (src, or a required array or output, is NULL), MVS_ERR_NDIM (ndim
  *   outside 0..=8, or a result of more than 8 dimensions), MVS_ERR_SHAPE (src has a negative
- *   extent), MVS_ERR_OVERFLOW (arithmetic on the view's extents, strides or offsets would
- *   overflow ptrdiff_t).
+ *   extent), MVS_ERR_OVERFLOW (the distance between src's extreme elements, the sum of
+ *   (shape[i] - 1) * |strides[i]|, does not fit in ptrdiff_t, or other arithmetic on extents,
+ *   strides or offsets would overflow). No real array has such a span, and refusing it keeps
+ *   every offset the library computes exact.
  * - Nothing here allocates, locks, prints, aborts or reads the viewed memory (except through
  *   indirect dimensions where a function says so). Every function is thread-safe.
  * - Free choices, where NumPy's value addresses nothing: the stride of a result axis of
- *   length 0 or 1 is the source's; a result of length 0 keeps the source's data address.
+ *   length 0 or 1 is the source's; slicing (or taking a diagonal) to length 0 adds no offset
+ *   to the data address. Other axes of a zero-size view may still move it.
  */
 
 #ifndef MEMVIEWSLICE_H

@@ -195,7 +195,8 @@ where
     I: ExactSizeIterator<Item = view::Result<View<RawPtr>>>,
 {
     run(|| {
-        let outs = out_arg(outs, "outs")?;
+        // An array of length 0 may be NULL; the count check below then reports the mismatch.
+        let outs = if nouts == 0 { outs } else { out_arg(outs, "outs")? };
         // SAFETY: per this function's contract.
         let (v, memview) = unsafe { view_arg(src, ndim)? };
         let pieces = op(v)?;

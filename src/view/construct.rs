@@ -25,7 +25,7 @@ impl<P: Addr> View<P> {
     }
 
     /// A view with explicit `shape` and byte `strides` (any sign, 0 allowed) at `data`. Fails
-    /// when its byte extent is not representable.
+    /// when its span or byte extent is not representable.
     pub fn strided(data: P, itemsize: isize, shape: &[isize], strides: &[isize]) -> Result<Self> {
         let itemsize = check_itemsize(itemsize)?;
         let dims = check_shape(shape)?;
@@ -36,6 +36,7 @@ impl<P: Addr> View<P> {
         let mut v = View::empty(data, ndim);
         v.shape = dims;
         v.strides[..ndim].copy_from_slice(strides);
+        v.span()?;
         v.extent(itemsize)?;
         Ok(v)
     }

@@ -66,8 +66,9 @@ pub struct View<P> {
 }
 
 impl<P: Addr> View<P> {
-    /// A view from its parts, checking `ndim` and that no extent is negative. Entries past
-    /// `ndim` are ignored; negative suboffsets all mean "direct" and are stored as -1.
+    /// A view from its parts, checking `ndim`, that no extent is negative and that the distance
+    /// between its extreme elements fits in `isize` ([`Error::Overflow`] otherwise). Entries
+    /// past `ndim` are ignored; negative suboffsets all mean "direct" and are stored as -1.
     #[inline(always)]
     pub fn new(
         data: P,
@@ -82,12 +83,28 @@ impl<P: Addr> View<P> {
         }
         // Whole-array selects (vectorized) that clear entries past `ndim` and map negative
         // suboffsets to -1.
-        Ok(View {
+        let v = View {
             data,
             ndim: n,
             shape: core::array::from_fn(|i| if i < n { shape[i] } else { 0 }),
             strides: core::array::from_fn(|i| if i < n { strides[i] } else { 0 }),
             suboffsets: core::array::from_fn(|i| if i < n && suboffsets[i] >= 0 { suboffsets[i] } else { -1 }),
+        };
+        v.span()?;
+        Ok(v)
+    }
+
+    /// The bytes between the view's lowest and highest element addresses (without following
+    /// suboffsets): the sum of `(len - 1) * |stride|`, 0 for a zero-size view. Every offset
+    /// the operations compute lies within it, so a view whose span fits in `isize` cannot
+    /// make them overflow unnoticed; [`View::new`] refuses the others.
+    fn span(&self) -> Result<isize> {
+        if self.is_empty() {
+            return Ok(0);
+        }
+        (0..self.ndim).try_fold(0isize, |acc, a| {
+            let stride = self.strides[a].checked_abs().ok_or(Error::Overflow)?;
+            add(acc, mul(self.shape[a] - 1, stride)?)
         })
     }
 
@@ -243,8 +260,11 @@ fn check_shape(shape: &[isize]) -> Result<[isize; MAX_DIMS]> {
     Ok(out)
 }
 
-/// The product of `shape`, checked.
+/// The product of `shape`, checked; 0 when any extent is 0, whatever the others.
 fn product(shape: &[isize]) -> Result<isize> {
+    if shape.contains(&0) {
+        return Ok(0);
+    }
     shape
         .iter()
         .try_fold(1isize, |acc, &n| acc.checked_mul(n))

@@ -61,7 +61,8 @@ const FFI_ONLY: [&str; 2] = ["Rule", "ItemKind"];
 fn produced() -> Vec<(Error, Error)> {
     let a = View::contiguous(BASE, 8, &[4, 6], Order::C).unwrap();
     let ind = raw(BASE, &[2, 3], &[8, 4], &[0, -1]);
-    let huge = raw(BASE, &[4], &[isize::MAX / 2], &[]);
+    let mut huge = [0isize; MAX_DIMS];
+    huge[0] = isize::MAX / 2;
     let arr = [0isize; MAX_DIMS];
     let sub = [-1isize; MAX_DIMS];
     let err = |r: Result<V>| r.unwrap_err();
@@ -83,7 +84,7 @@ fn produced() -> Vec<(Error, Error)> {
         (err(a.derive(|w| w.index(&[Item::Ellipsis, Item::Ellipsis], no_deref))), Error::MultipleEllipsis),
         (err(a.derive(|w| w.slice_axis(0, NONE, NONE, 0))), Error::StepZero),
         (err(a.derive(|w| w.sliding_window(0, 2, 0))), Error::WindowStep { step: 0 }),
-        (err(huge.derive(|w| w.slice_axis(0, 3, NONE, NONE))), Error::Overflow),
+        (err(View::new(BASE, 1, &{ let mut s = arr; s[0] = 4; s }, &huge, &sub)), Error::Overflow),
         (err(a.derive(|w| w.transpose()).unwrap().derive(|w| w.reshape(8, &[24], Order::C))), Error::NeedsCopy),
         (err(ind.derive(|w| w.transpose())), Error::Indirect { axis: 0 }),
         (err(raw(BASE, &[2, 3], &[8, -4], &[0, -1]).derive(|w| w.slice_axis(1, 1, NONE, NONE))), Error::NegativeSuboffset { axis: 0 }),
@@ -170,56 +171,57 @@ const M: isize = isize::MAX;
 
 #[test]
 fn overflow_in_offsets_and_strides() {
-    // 4 items, stride MAX / 2: position 3 is 1.5 * MAX bytes away.
-    let h = raw(BASE, &[4], &[M / 2], &[]);
-    assert_eq!(h.derive(|w| w.slice_axis(0, 3, NONE, NONE)), Err(Error::Overflow));
-    assert_eq!(h.derive(|w| w.slice_axis(0, NONE, NONE, 3)), Err(Error::Overflow)); // stride * 3
-    assert_eq!(h.derive(|w| w.slice_axis(0, NONE, NONE, -1)), Err(Error::Overflow));
-    assert_eq!(h.derive(|w| w.index_axis(0, 3, no_deref)), Err(Error::Overflow));
-    assert_eq!(h.derive(|w| w.index(&[Item::Index(-1)], no_deref)), Err(Error::Overflow));
-    assert_eq!(h.derive(|w| w.index(&[Item::Slice { start: 3, stop: NONE, step: NONE }], no_deref)), Err(Error::Overflow));
-    assert_eq!(h.element(&[3], no_deref), Err(Error::Overflow));
-    assert_eq!(h.derive(|w| w.flip()), Err(Error::Overflow));
-    assert_eq!(h.derive(|w| w.flip_axis(0)), Err(Error::Overflow));
-    assert_eq!(h.extent(1), Err(Error::Overflow));
-    assert_eq!(h.check_bounds(1, 0, M), Err(Error::Overflow));
-    assert_eq!(h.derive(|w| w.sliding_window(0, 1, 3)), Err(Error::Overflow));
-    assert!(matches!(h.split_sections(0, 2, false), Err(Error::Overflow)));
-    assert!(matches!(h.split_at(0, &[1]), Err(Error::Overflow)));
-    // ... while the representable positions are exact.
-    assert_eq!(h.derive(|w| w.slice_axis(0, 1, 3, NONE)).map(|v| (v.data(), strides_of(&v))), Ok((BASE + (M / 2) as usize, vec![M / 2])));
-    assert_eq!(h.derive(|w| w.slice_axis(0, 2, NONE, 5)).map(|v| (v.data(), dims(&v))), Ok((BASE + (M / 2 * 2) as usize, vec![1])));
-    assert_eq!(h.element(&[2], no_deref), Ok(BASE + (M / 2 * 2) as usize));
-    assert_eq!(h.derive(|w| w.index_axis(0, 2, no_deref)).map(|v| v.data()), Ok(BASE + (M / 2 * 2) as usize));
-    // A single step of MIN cannot be negated.
-    let n = raw(BASE, &[2], &[isize::MIN], &[]);
-    assert_eq!(n.derive(|w| w.flip()), Err(Error::Overflow));
-    assert_eq!(n.may_overlap(1), Err(Error::Overflow));
-    assert_eq!(n.extent(1), Ok((isize::MIN, 1)));
-    // Strides that add past MAX.
-    let d = raw(BASE, &[2, 2], &[M, M], &[]);
-    assert_eq!(d.derive(|w| w.diagonal(0, 0, 1)), Err(Error::Overflow));
-    assert_eq!(d.extent(1), Err(Error::Overflow));
-    assert_eq!(d.derive(|w| w.diagonal(1, 0, 1)).map(|v| (v.data(), dims(&v))), Ok((BASE + M as usize, vec![1])));
-    let w = raw(BASE, &[10], &[M / 4], &[]);
-    assert_eq!(w.derive(|w| w.sliding_window(0, 1, 8)), Err(Error::Overflow));
-    assert_eq!(w.derive(|w| w.sliding_window(0, 1, 3)).map(|v| (dims(&v), v.strides()[0])), Ok((vec![4, 1], M / 4 * 3)));
-    // Extents and counts.
-    let c = raw(BASE, &[3, 3], &[M / 2, M / 2], &[]);
-    assert_eq!(c.extent(1), Err(Error::Overflow));
-    assert_eq!(c.may_overlap(1), Ok(true));
+    // Views whose span (the distance between their extreme elements) does not fit in isize are
+    // refused when they are made, so no later offset can overflow unnoticed.
+    let refused: [(&[isize], &[isize]); 6] = [
+        (&[4], &[M / 2]),
+        (&[2], &[isize::MIN]),
+        (&[2, 2], &[M, M]),
+        (&[3, 3], &[M / 2, M / 2]),
+        (&[1 << 62], &[4]),
+        (&[10], &[-(M / 4)]),
+    ];
+    for (shape, strides) in refused {
+        let (mut a, mut b) = ([0; MAX_DIMS], [0; MAX_DIMS]);
+        a[..shape.len()].copy_from_slice(shape);
+        b[..strides.len()].copy_from_slice(strides);
+        assert_eq!(View::new(BASE, shape.len() as isize, &a, &b, &[-1; MAX_DIMS]), Err(Error::Overflow), "{shape:?} {strides:?}");
+        assert_eq!(View::strided(BASE, 1, shape, strides), Err(Error::Overflow), "{shape:?} {strides:?}");
+    }
+    // A span of exactly MAX is accepted, and every position in it is exact.
+    let h = raw(BASE, &[4], &[M / 3], &[]);
+    let far = BASE + (M / 3 * 3) as usize;
+    assert_eq!(h.derive(|w| w.slice_axis(0, 3, NONE, NONE)).map(|v| v.data()), Ok(far));
+    assert_eq!(h.derive(|w| w.slice_axis(0, NONE, NONE, 3)).map(|v| strides_of(&v)), Ok(vec![M / 3 * 3]));
+    assert_eq!(h.derive(|w| w.index_axis(0, 3, no_deref)).map(|v| v.data()), Ok(far));
+    assert_eq!(h.derive(|w| w.index(&[Item::Index(-1)], no_deref)).map(|v| v.data()), Ok(far));
+    assert_eq!(h.element(&[3], no_deref), Ok(far));
+    assert_eq!(h.derive(|w| w.flip()).map(|v| (v.data(), strides_of(&v))), Ok((far, vec![-(M / 3)])));
+    assert_eq!(h.derive(|w| w.sliding_window(0, 1, 3)).map(|v| (dims(&v), v.strides()[0])), Ok((vec![2, 1], M / 3 * 3)));
+    let p = raw(BASE, &[1 << 62, 2, 1], &[2, 1, 1], &[]);
+    assert_eq!(p.derive(|w| w.index(&[Item::Index(-1), Item::Index(-1)], no_deref)).map(|v| v.data()), Ok(BASE + M as usize));
+    // Adding the itemsize to the span can still overflow.
+    let e = raw(BASE, &[2], &[M - 4], &[]);
+    assert_eq!(e.extent(1), Ok((0, M - 3)));
+    assert_eq!(e.extent(8), Err(Error::Overflow));
+    assert_eq!(e.check_bounds(8, 0, M), Err(Error::Overflow));
+    assert_eq!(e.may_overlap(8), Ok(false));
     let e = raw(BASE, &[2, 2], &[M / 2, -(M / 2)], &[]);
     assert_eq!(e.extent(1), Ok((-(M / 2), M / 2 + 1)));
     assert_eq!(e.check_bounds(1, (M / 2) as i128, M), Ok(()));
+    // Counts overflow on broadcast views (span 0).
     let big = raw(BASE, &[M, 2], &[0, 0], &[]);
     assert_eq!(big.item_count(), Err(Error::Overflow));
     assert_eq!(big.byte_count(1), Err(Error::Overflow));
     assert_eq!(big.derive(|w| w.reshape(1, &[-1], Order::C)), Err(Error::Overflow));
-    // Subviews whose byte offset overflows.
-    let s = raw(BASE, &[1 << 62], &[4], &[]);
-    assert!(s.is_contiguous(4, Order::C, false).unwrap());
-    assert_eq!(s.derive(|w| w.subview(4, 1 << 61, &[1], Order::C)), Err(Error::Overflow));
-    assert_eq!(s.derive(|w| w.subview(4, 0, &[1 << 61, 2], Order::C)), Err(Error::Overflow));
+    // ... but a zero extent makes the count 0 whatever the others.
+    let zero = raw(BASE, &[2, M, 0], &[8, 8, 8], &[]);
+    assert_eq!(zero.item_count(), Ok(0));
+    assert_eq!(zero.byte_count(8), Ok(0));
+    assert_eq!(zero.derive(|w| w.reshape(8, &[0], Order::C)).map(|v| dims(&v)), Ok(vec![0]));
+    // Contiguous layouts whose strides overflow.
+    assert_eq!(View::contiguous(BASE, 4, &[1 << 61, 2], Order::C), Err(Error::Overflow));
+    assert_eq!(View::contiguous(BASE, 4, &[2, 1 << 61], Order::F), Err(Error::Overflow));
     // Suboffsets moved past MAX.
     let i = raw(BASE, &[2, 3], &[8, 4], &[M - 4, -1]);
     assert_eq!(i.derive(|w| w.slice_axis(1, 2, NONE, NONE)), Err(Error::Overflow));
