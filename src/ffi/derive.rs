@@ -43,7 +43,8 @@ pub struct mvs_index_item {
 /// Free choices: a result of length 0 keeps `src`'s data address; a result of length 0 or 1
 /// keeps the source stride.
 ///
-/// Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_STEP` (step 0).
+/// Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_STEP` (step 0), `MVS_ERR_INDIRECT` (the
+/// offset would make the suboffset of an earlier indirect axis negative).
 ///
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
@@ -66,7 +67,8 @@ pub unsafe extern "C" fn mvs_slice_axis(
 /// pointer stored at the selected position is read and its suboffset added.
 ///
 /// Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_INDEX` (out of range), `MVS_ERR_INDIRECT`
-/// (an indirect axis that is not the first).
+/// (an indirect axis that is not the first, or an offset that would make the suboffset of an
+/// earlier indirect axis negative).
 ///
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same). When
@@ -91,7 +93,8 @@ pub unsafe extern "C" fn mvs_index_axis(
 /// - `out_ndim`: receives the result's number of dimensions.
 ///
 /// Errors: the common ones, `MVS_ERR_INDEX` (an index out of range, more integers and slices
-/// than dimensions, two ellipses), `MVS_ERR_STEP`, `MVS_ERR_INDIRECT`, `MVS_ERR_VALUE` (unknown
+/// than dimensions, two ellipses), `MVS_ERR_STEP`, `MVS_ERR_INDIRECT` (as in `mvs_index_axis`
+/// and `mvs_slice_axis`), `MVS_ERR_VALUE` (unknown
 /// item kind, `nitems` out of range). Items are applied in order; the first failing one decides
 /// the error.
 ///
