@@ -78,20 +78,19 @@ impl<P: Addr> View<P> {
         suboffsets: &[isize; MAX_DIMS],
     ) -> Result<Self> {
         let n = check_ndim(ndim)?;
+        // Validate the given arrays first, then build the view in one go with whole-array
+        // selects (vectorized) that clear entries past `ndim` and map negative suboffsets to -1.
         if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
             return Err(Error::NegativeDim { axis, len: shape[axis] });
         }
-        // Whole-array selects (vectorized) that clear entries past `ndim` and map negative
-        // suboffsets to -1.
-        let v = View {
+        span(&shape[..n], &strides[..n])?;
+        Ok(View {
             data,
             ndim: n,
             shape: core::array::from_fn(|i| if i < n { shape[i] } else { 0 }),
             strides: core::array::from_fn(|i| if i < n { strides[i] } else { 0 }),
             suboffsets: core::array::from_fn(|i| if i < n && suboffsets[i] >= 0 { suboffsets[i] } else { -1 }),
-        };
-        v.span()?;
-        Ok(v)
+        })
     }
 
     /// The bytes between the view's lowest and highest element addresses (without following
@@ -99,13 +98,7 @@ impl<P: Addr> View<P> {
     /// the operations compute lies within it, so a view whose span fits in `isize` cannot
     /// make them overflow unnoticed; [`View::new`] refuses the others.
     fn span(&self) -> Result<isize> {
-        if self.is_empty() {
-            return Ok(0);
-        }
-        (0..self.ndim).try_fold(0isize, |acc, a| {
-            let stride = self.strides[a].checked_abs().ok_or(Error::Overflow)?;
-            add(acc, mul(self.shape[a] - 1, stride)?)
-        })
+        span(&self.shape[..self.ndim], &self.strides[..self.ndim])
     }
 
     /// A view of `ndim` dimensions with every entry cleared (the caller fills them).
@@ -223,6 +216,17 @@ pub fn check_ndim(ndim: isize) -> Result<usize> {
         Ok(n) if n <= MAX_DIMS => Ok(n),
         _ => Err(Error::Ndim { ndim }),
     }
+}
+
+/// [`View::span`] of the axes given by `shape` and `strides`.
+#[inline]
+fn span(shape: &[isize], strides: &[isize]) -> Result<isize> {
+    if shape.contains(&0) {
+        return Ok(0);
+    }
+    // In u128 no term or sum can overflow (8 terms below 2^126 each): one check at the end.
+    let total: u128 = shape.iter().zip(strides).map(|(&len, &stride)| (len - 1) as u128 * stride.unsigned_abs() as u128).sum();
+    isize::try_from(total).map_err(|_| Error::Overflow)
 }
 
 /// `itemsize`, checked positive.
