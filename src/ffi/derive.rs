@@ -120,17 +120,11 @@ pub unsafe extern "C" fn mvs_index(
                 .ok()
                 .filter(|&n| n <= MVS_MAX_INDEX_ITEMS as usize)
                 .ok_or(view::Error::Count { what: "item count", count: nitems as isize })?;
-            let mut parsed = [Item::NewAxis; MVS_MAX_INDEX_ITEMS as usize];
-            for (position, (item, p)) in array_arg(items, count, "items")?.iter().zip(&mut parsed).enumerate() {
-                *p = match item.kind {
-                    MVS_ITEM_INDEX => Item::Index(item.start),
-                    MVS_ITEM_SLICE => Item::Slice { start: item.start, stop: item.stop, step: item.step },
-                    MVS_ITEM_NEWAXIS => Item::NewAxis,
-                    MVS_ITEM_ELLIPSIS => Item::Ellipsis,
-                    kind => return Err(view::Error::ItemKind { position, kind }.into()),
-                };
+            let items = array_arg(items, count, "items")?;
+            if let Some(position) = items.iter().position(|i| !(MVS_ITEM_INDEX..=MVS_ITEM_ELLIPSIS).contains(&i.kind)) {
+                return Err(view::Error::ItemKind { position, kind: items[position].kind }.into());
             }
-            v.index(&parsed[..count], load_pointer)?;
+            v.index(items.iter().map(to_item), load_pointer)?;
             result_ndim = v.ndim() as c_int;
             Ok(())
         })
@@ -470,6 +464,16 @@ pub unsafe extern "C" fn mvs_split_at(
             let n = usize::try_from(nindices).map_err(|_| view::Error::Count { what: "index count", count: nindices })?;
             Ok(v.split_at(axis as isize, array_arg(indices, n, "indices")?)?)
         })
+    }
+}
+
+/// The core's form of an item whose kind is known to be valid.
+fn to_item(item: &mvs_index_item) -> Item {
+    match item.kind {
+        MVS_ITEM_INDEX => Item::Index(item.start),
+        MVS_ITEM_SLICE => Item::Slice { start: item.start, stop: item.stop, step: item.step },
+        MVS_ITEM_NEWAXIS => Item::NewAxis,
+        _ => Item::Ellipsis,
     }
 }
 

@@ -19,16 +19,16 @@ impl<P: Addr> View<P> {
             return Err(Error::Count { what: "axis count", count: axes.len() as isize });
         }
         let mut seen = [false; MAX_DIMS];
-        let mut v = View::empty(self.data, self.ndim);
+        let (mut shape, mut strides) = ([0; MAX_DIMS], [0; MAX_DIMS]);
         for (i, &axis) in axes.iter().enumerate() {
             let a = self.axis(axis)?;
             if core::mem::replace(&mut seen[a], true) {
                 return Err(Error::RepeatedAxis { axis: a });
             }
-            v.shape[i] = self.shape[a];
-            v.strides[i] = self.strides[a];
+            shape[i] = self.shape[a];
+            strides[i] = self.strides[a];
         }
-        *self = v;
+        self.set_direct_layout(self.ndim, shape, strides);
         Ok(())
     }
 

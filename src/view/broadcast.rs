@@ -13,11 +13,10 @@ impl<P: Addr> View<P> {
             return Err(Error::BroadcastRank { from: self.ndim, to: n });
         }
         let lead = n - self.ndim;
-        let mut v = View::empty(self.data, n);
-        v.shape = target;
+        let mut strides = [0; MAX_DIMS];
         for axis in 0..self.ndim {
             let (from, to) = (self.shape[axis], target[lead + axis]);
-            v.strides[lead + axis] = if from == to {
+            strides[lead + axis] = if from == to {
                 self.strides[axis]
             } else if from == 1 {
                 0
@@ -25,7 +24,7 @@ impl<P: Addr> View<P> {
                 return Err(Error::Broadcast { axis, from, to });
             };
         }
-        *self = v;
+        self.set_direct_layout(n, target, strides);
         Ok(())
     }
 }

@@ -8,20 +8,8 @@ impl<P: Addr> View<P> {
     pub fn contiguous(data: P, itemsize: isize, shape: &[isize], order: Order) -> Result<Self> {
         let itemsize = check_itemsize(itemsize)?;
         let dims = check_shape(shape)?;
-        let ndim = shape.len();
-        let mut v = View::empty(data, ndim);
-        v.shape = dims;
-        let mut stride = itemsize;
-        let mut set = |axis: usize| -> Result<()> {
-            v.strides[axis] = stride;
-            stride = mul(stride, dims[axis].max(1))?;
-            Ok(())
-        };
-        match order {
-            Order::C => (0..ndim).rev().try_for_each(&mut set)?,
-            Order::F => (0..ndim).try_for_each(&mut set)?,
-        }
-        Ok(v)
+        let strides = contiguous_strides(itemsize, &dims, shape.len(), order)?;
+        Ok(View { data, ndim: shape.len(), shape: dims, strides, suboffsets: [-1; MAX_DIMS] })
     }
 
     /// A view with explicit `shape` and byte `strides` (any sign, 0 allowed) at `data`. Fails
@@ -33,8 +21,7 @@ impl<P: Addr> View<P> {
         if strides.len() != ndim {
             return Err(Error::Count { what: "stride count", count: strides.len() as isize });
         }
-        let mut v = View::empty(data, ndim);
-        v.shape = dims;
+        let mut v = View { data, ndim, shape: dims, strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] };
         v.strides[..ndim].copy_from_slice(strides);
         v.span()?;
         v.extent(itemsize)?;
@@ -53,11 +40,31 @@ impl<P: Addr> View<P> {
             return Err(Error::NegativeOffset { offset });
         }
         let have = self.item_count()?;
-        let need = product(&check_shape(shape)?[..shape.len()])?;
+        let (dims, n) = (check_shape(shape)?, shape.len());
+        let need = product(&dims[..n])?;
         if offset > have || need > have - offset {
             return Err(Error::SubviewTooLarge { offset, need, have });
         }
-        *self = View::contiguous(self.data.byte_offset(mul(offset, itemsize)?), itemsize, shape, order)?;
+        let strides = contiguous_strides(itemsize, &dims, n, order)?;
+        self.data = self.data.byte_offset(mul(offset, itemsize)?);
+        self.set_direct_layout(n, dims, strides);
         Ok(())
     }
+}
+
+/// The strides of a contiguous layout of `dims[..ndim]` in `order`, checked. Zero extents count
+/// as 1.
+pub(super) fn contiguous_strides(itemsize: isize, dims: &[isize; MAX_DIMS], ndim: usize, order: Order) -> Result<[isize; MAX_DIMS]> {
+    let mut strides = [0; MAX_DIMS];
+    let mut stride = itemsize;
+    let mut set = |axis: usize| -> Result<()> {
+        strides[axis] = stride;
+        stride = mul(stride, dims[axis].max(1))?;
+        Ok(())
+    };
+    match order {
+        Order::C => (0..ndim).rev().try_for_each(&mut set)?,
+        Order::F => (0..ndim).try_for_each(&mut set)?,
+    }
+    Ok(strides)
 }

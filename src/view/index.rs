@@ -1,5 +1,7 @@
 //! Slicing, indexing and flipping, with Python's and NumPy's semantics and PEP 3118 suboffsets.
 
+use core::borrow::Borrow;
+
 use super::*;
 
 /// One item of a basic index (NumPy's `a[...]`).
@@ -86,12 +88,20 @@ impl<P: Addr> View<P> {
     }
 
     /// NumPy's basic indexing `self[items]`: integers, slices, new axes and at most one
-    /// ellipsis (an implicit one at the end when absent). Indirect axes follow PEP 3118 as in
+    /// ellipsis (an implicit one at the end when absent). `items` is walked twice (counted,
+    /// then applied), so any cloneable iterator of items or item references will do. Indirect axes follow PEP 3118 as in
     /// [`View::slice_axis`] and [`View::index_axis`].
-    pub fn index(&mut self, items: &[Item], mut deref: impl FnMut(P) -> P) -> Result<()> {
-        let (mut consumed, mut ints, mut ellipses) = (0usize, 0usize, 0usize);
-        for item in items {
-            match item {
+    pub fn index<I>(&mut self, items: I, mut deref: impl FnMut(P) -> P) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Borrow<Item>,
+        I::IntoIter: Clone,
+    {
+        let items = items.into_iter();
+        let (mut count, mut consumed, mut ints, mut ellipses) = (0usize, 0usize, 0usize, 0usize);
+        for item in items.clone() {
+            count += 1;
+            match item.borrow() {
                 Item::Index(_) => {
                     consumed += 1;
                     ints += 1;
@@ -107,14 +117,14 @@ impl<P: Addr> View<P> {
         if consumed > self.ndim {
             return Err(Error::TooManyIndices { ndim: self.ndim, given: consumed });
         }
-        let out_ndim = self.ndim - ints + (items.len() - consumed - ellipses);
+        let out_ndim = self.ndim - ints + (count - consumed - ellipses);
         if out_ndim > MAX_DIMS {
             return Err(Error::TooManyDims { ndim: out_ndim });
         }
         // The result is built axis by axis; `axis` is the next source axis to consume. An
         // ellipsis (explicit, or implicit at the end) keeps the `rest` axes it stands for.
         let rest = self.ndim - consumed;
-        let mut out = View::empty(self.data, 0);
+        let mut out = View::empty(self.data);
         let mut axis = 0;
         let keep = |out: &mut Self, axis: &mut usize| {
             for a in *axis..*axis + rest {
@@ -122,9 +132,9 @@ impl<P: Addr> View<P> {
             }
             *axis += rest;
         };
-        for &item in items {
+        for item in items {
             let at = out.ndim;
-            match item {
+            match *item.borrow() {
                 Item::Index(i) => {
                     out.apply_index(at, self.source_axis(axis), i, &mut deref)?;
                     axis += 1;

@@ -101,15 +101,18 @@ impl<P: Addr> View<P> {
         span(&self.shape[..self.ndim], &self.strides[..self.ndim])
     }
 
-    /// A view of `ndim` dimensions with every entry cleared (the caller fills them).
-    fn empty(data: P, ndim: usize) -> Self {
-        View {
-            data,
-            ndim,
-            shape: [0; MAX_DIMS],
-            strides: [0; MAX_DIMS],
-            suboffsets: [-1; MAX_DIMS],
-        }
+    /// A view with no axis at `data` (the caller pushes axes).
+    fn empty(data: P) -> Self {
+        View { data, ndim: 0, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] }
+    }
+
+    /// Replaces the axes with `ndim` direct ones (entries past `ndim` must be 0), keeping the
+    /// data address.
+    fn set_direct_layout(&mut self, ndim: usize, shape: [isize; MAX_DIMS], strides: [isize; MAX_DIMS]) {
+        self.ndim = ndim;
+        self.shape = shape;
+        self.strides = strides;
+        self.suboffsets = [-1; MAX_DIMS];
     }
 
     pub fn data(&self) -> P {

@@ -19,7 +19,8 @@ impl<P: Addr> View<P> {
         let dims = self.resolve_shape(shape)?;
         let n = shape.len();
         if self.is_empty() {
-            *self = View::contiguous(self.data, itemsize, &dims[..n], order)?;
+            let strides = construct::contiguous_strides(itemsize, &dims, n, order)?;
+            self.set_direct_layout(n, dims, strides);
             return Ok(());
         }
         // The source without its length-1 axes, in the order the walk visits them: C order
@@ -66,13 +67,13 @@ impl<P: Addr> View<P> {
         }
         let last = if ni > 0 { new_stride[ni - 1] } else { itemsize };
         new_stride[ni..n].fill(last);
-        let mut v = View::empty(self.data, n);
+        let (mut shape, mut strides) = ([0; MAX_DIMS], [0; MAX_DIMS]);
         for k in 0..n {
             let a = if order == Order::C { k } else { n - 1 - k };
-            v.shape[a] = new_len[k];
-            v.strides[a] = new_stride[k];
+            shape[a] = new_len[k];
+            strides[a] = new_stride[k];
         }
-        *self = v;
+        self.set_direct_layout(n, shape, strides);
         Ok(())
     }
 
