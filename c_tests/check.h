@@ -224,6 +224,38 @@ static inline int check_view_(const mvs_slice *s, int ndim, const void *data, co
 #define CHECK_VIEW_SUB(s, ndim, data, shape, strides, subs) \
   check_view_((s), (ndim), (const void *)(data), (shape), (strides), (subs), __FILE__, __LINE__, #s)
 
+/* ---- views near the limits ---------------------------------------------------------------- */
+
+/* base + off as an address, computed in uintptr_t (wrapping like the library's addresses), for
+ * views whose offsets reach PTRDIFF_MAX: nothing is ever read there. */
+static inline const void *addr_at(const void *base, ptrdiff_t off) {
+  return (const void *)(ADDR(base) + (uintptr_t)off);
+}
+
+/* CHECK_VIEW with extents and strides given as arrays of ndim numbers (for values such as
+ * PTRDIFF_MAX / 7 that are computed, not spelled out). */
+static inline int check_view_arr_(const mvs_slice *s, int ndim, const void *data, const ptrdiff_t *shape,
+                                  const ptrdiff_t *strides, const char *file, int line, const char *expr) {
+  char sh[256] = "", st[256] = "";
+  size_t a = 0, b = 0;
+  int i;
+  for (i = 0; i < ndim && i < MVS_MAX_DIMS; i++) {
+    a += (size_t)snprintf(sh + a, sizeof sh - a, "%s%td", i ? " " : "", shape[i]);
+    b += (size_t)snprintf(st + b, sizeof st - b, "%s%td", i ? " " : "", strides[i]);
+  }
+  return check_view_(s, ndim, data, sh, st, NULL, file, line, expr);
+}
+#define CHECK_VIEW_ARR(s, ndim, data, shape, strides) \
+  check_view_arr_((s), (ndim), (const void *)(data), (shape), (strides), __FILE__, __LINE__, #s)
+
+/* A 1-d view: data, extent and stride as numbers. */
+static inline int check_view1_(const mvs_slice *s, const void *data, ptrdiff_t len, ptrdiff_t stride,
+                               const char *file, int line, const char *expr) {
+  return check_view_arr_(s, 1, data, &len, &stride, file, line, expr);
+}
+#define CHECK_VIEW1(s, data, len, stride) \
+  check_view1_((s), (const void *)(data), (len), (stride), __FILE__, __LINE__, #s)
+
 /* Memory regions the tests may read or write through views (guards against wild addresses
  * when a library result is wrong, so a failure is reported instead of crashing). */
 static struct { const char *lo; size_t n; } g_regions[16];

@@ -554,26 +554,102 @@ static void test_diagonal(void) {
     bad.shape[0] = -3;
     CHECK_ERR(mvs_diagonal(&bad, 2, 0, 0, 1, &out), MVS_ERR_SHAPE, "-3");
   }
-  { /* overflow: the diagonal stride, and the offset along an axis */
+  { /* sources spanning more than PTRDIFF_MAX bytes are refused, whatever the offset */
     ptrdiff_t sh[2] = {2, 2}, st[2];
     mvs_slice h;
     st[0] = P62;
-    st[1] = P62;
+    st[1] = P62; /* span 2^63; the diagonal stride would not fit */
+    h = hand_view(NULL, 2, sh, st);
+    CHECK_ERR(mvs_diagonal(&h, 2, 0, 0, 1, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_diagonal(&h, 2, 1, 0, 1, &out), MVS_ERR_OVERFLOW, "overflow");
+    st[1] = -P62; /* span 2^63; the diagonal stride 0 would */
     h = hand_view(NULL, 2, sh, st);
     CHECK_ERR(mvs_diagonal(&h, 2, 0, 0, 1, &out), MVS_ERR_OVERFLOW, "overflow");
     sh[0] = 3;
     sh[1] = 3;
     st[0] = 8;
-    st[1] = P62;
+    st[1] = P62; /* span 16 + 2^63 */
     h = hand_view(NULL, 2, sh, st);
     CHECK_ERR(mvs_diagonal(&h, 2, 2, 0, 1, &out), MVS_ERR_OVERFLOW, "overflow");
-    SENT(w);
-    CHECK_ST(mvs_diagonal(&h, 2, 1, 0, 1, &w), MVS_OK); /* one step of 2^62 is fine */
-    CHECK(ADDR(w.data) == (uintptr_t)P62);
-    CHECK_EQ(w.shape[0], 2);
-    CHECK_EQ(w.strides[0], P62 + 8);
+    CHECK_ERR(mvs_diagonal(&h, 2, 1, 0, 1, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_diagonal(&h, 2, 5, 0, 1, &out), MVS_ERR_OVERFLOW, "overflow"); /* even empty */
   }
   CHECK_UNTOUCHED(out);
+  { /* span exactly PTRDIFF_MAX: (2, 2) with strides (P62, P62 - 1); the diagonal's stride is
+     * PTRDIFF_MAX and its second item is the far corner */
+    ptrdiff_t sh[2] = {2, 2}, st[2];
+    mvs_slice h;
+    st[0] = P62;
+    st[1] = P62 - 1;
+    h = hand_view(NULL, 2, sh, st);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, 0, 0, 1, &w), MVS_OK);
+    CHECK_VIEW1(&w, NULL, 2, PTRDIFF_MAX);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, 0, 1, 0, &w), MVS_OK);
+    CHECK_VIEW1(&w, NULL, 2, PTRDIFF_MAX);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, 1, 0, 1, &w), MVS_OK); /* h[0, 1] alone: axis1's stride */
+    CHECK_VIEW1(&w, addr_at(NULL, P62 - 1), 1, P62);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, -1, 0, 1, &w), MVS_OK); /* h[1, 0] alone */
+    CHECK_VIEW1(&w, addr_at(NULL, P62), 1, P62);
+    st[0] = -P62;
+    st[1] = 1 - P62; /* the same below data */
+    h = hand_view(NULL, 2, sh, st);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, 0, 0, 1, &w), MVS_OK);
+    CHECK_VIEW1(&w, NULL, 2, -PTRDIFF_MAX);
+    /* (3, 3) with strides (2^61, 2^61 - 1): span PTRDIFF_MAX - 1 */
+    sh[0] = 3;
+    sh[1] = 3;
+    st[0] = P62 / 2;
+    st[1] = P62 / 2 - 1;
+    h = hand_view(NULL, 2, sh, st);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, 0, 0, 1, &w), MVS_OK);
+    CHECK_VIEW1(&w, NULL, 3, P62 - 1);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, 1, 0, 1, &w), MVS_OK); /* h[0, 1], h[1, 2] */
+    CHECK_VIEW1(&w, addr_at(NULL, P62 / 2 - 1), 2, P62 - 1);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, -2, 0, 1, &w), MVS_OK); /* h[2, 0] */
+    CHECK_VIEW1(&w, addr_at(NULL, P62), 1, P62 / 2);
+  }
+  { /* length-1 axes add nothing to the span, and a diagonal of length 1 adds no strides */
+    ptrdiff_t sh[2] = {1, 1}, st[2];
+    mvs_slice h;
+    st[0] = PTRDIFF_MAX;
+    st[1] = PTRDIFF_MAX;
+    h = hand_view(buf, 2, sh, st);
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&h, 2, 0, 0, 1, &w), MVS_OK);
+    CHECK_VIEW1(&w, buf, 1, PTRDIFF_MAX);
+    CHECK_ELEMS(&w, 1, "0");
+  }
+  /* A diagonal of length 0 adds no offset to the data address (the header's free choice:
+   * "slicing (or taking a diagonal) to length 0 adds no offset"), also when the offset is
+   * within the other axis: np.diagonal(np.empty((0, 4)), 2) is empty. */
+  {
+    mvs_slice z = make_c(2, 0, 4, 0); /* strides (32, 8) */
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&z, 2, 2, 0, 1, &w), MVS_OK);
+    CHECK_VIEW(&w, 1, buf, "0", "32");
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&z, 2, -2, 1, 0, &w), MVS_OK);
+    CHECK_VIEW(&w, 1, buf, "0", "8");
+    SENT(w);
+    CHECK_ST(mvs_diagonal(&z, 2, 5, 0, 1, &w), MVS_OK); /* past the edge */
+    CHECK_VIEW(&w, 1, buf, "0", "32");
+    {
+      ptrdiff_t sh[2] = {0, 3}, st[2] = {8, 0};
+      st[1] = P62; /* a zero-size view spans 0 bytes, whatever its strides */
+      z = hand_view(buf, 2, sh, st);
+      SENT(w);
+      CHECK_ST(mvs_diagonal(&z, 2, 2, 0, 1, &w), MVS_OK);
+      CHECK_VIEW(&w, 1, buf, "0", "8");
+    }
+  }
 }
 
 static void test_sliding_window(void) {
@@ -651,18 +727,37 @@ static void test_sliding_window(void) {
     bad.shape[0] = -10;
     CHECK_ERR(mvs_sliding_window(&bad, 1, 0, 3, 1, &out), MVS_ERR_SHAPE, "-10");
   }
-  {
+  { /* a source spanning 3 * 2^62 bytes is refused, even for a single window */
     ptrdiff_t sh = 4, st = P62;
     mvs_slice h = hand_view(NULL, 1, &sh, &st);
     CHECK_ERR(mvs_sliding_window(&h, 1, 0, 1, 2, &out), MVS_ERR_OVERFLOW, "overflow");
-    SENT(w);
-    CHECK_ST(mvs_sliding_window(&h, 1, 0, 4, 2, &w), MVS_OK); /* one window: no multiplication */
-    CHECK_EQ(w.shape[0], 1);
-    CHECK_EQ(w.strides[0], P62);
-    CHECK_EQ(w.shape[1], 4);
-    CHECK_EQ(w.strides[1], P62);
+    CHECK_ERR(mvs_sliding_window(&h, 1, 0, 4, 2, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_sliding_window(&h, 1, 0, 0, 1, &out), MVS_ERR_OVERFLOW, "overflow");
   }
   CHECK_UNTOUCHED(out);
+  { /* span exactly PTRDIFF_MAX: 8 items PTRDIFF_MAX / 7 apart */
+    const ptrdiff_t s7 = PTRDIFF_MAX / 7;
+    ptrdiff_t sh = 8, st = s7;
+    mvs_slice h = hand_view(NULL, 1, &sh, &st);
+    const ptrdiff_t sh22[2] = {2, 1}, st22[2] = {PTRDIFF_MAX, PTRDIFF_MAX / 7};
+    const ptrdiff_t sh32[2] = {3, 2}, st32[2] = {3 * (PTRDIFF_MAX / 7), PTRDIFF_MAX / 7};
+    const ptrdiff_t sh18[2] = {1, 8}, st18[2] = {PTRDIFF_MAX / 7, PTRDIFF_MAX / 7};
+    SENT(w);
+    CHECK_ST(mvs_sliding_window(&h, 1, 0, 1, 7, &w), MVS_OK); /* windows at 0 and 7 */
+    CHECK_VIEW_ARR(&w, 2, NULL, sh22, st22);
+    SENT(w);
+    CHECK_ST(mvs_sliding_window(&h, 1, 0, 2, 3, &w), MVS_OK); /* at 0, 3, 6; the last ends at 7 */
+    CHECK_VIEW_ARR(&w, 2, NULL, sh32, st32);
+    SENT(w);
+    CHECK_ST(mvs_sliding_window(&h, 1, 0, 8, PTRDIFF_MAX, &w), MVS_OK); /* one window */
+    CHECK_VIEW_ARR(&w, 2, NULL, sh18, st18);
+    st = -s7; /* the same walking down */
+    h = hand_view(NULL, 1, &sh, &st);
+    SENT(w);
+    CHECK_ST(mvs_sliding_window(&h, 1, 0, 1, 7, &w), MVS_OK);
+    CHECK_EQ(w.shape[0], 2);
+    CHECK_EQ(w.strides[0], -PTRDIFF_MAX);
+  }
 }
 
 int main(void) {

@@ -214,7 +214,7 @@ static void test_strided(void) {
   {
     ptrdiff_t sh[2] = {2, 2}, st[2];
     SENT(out);
-    st[0] = PTRDIFF_MAX; /* hi = 1 + PTRDIFF_MAX */
+    st[0] = PTRDIFF_MAX; /* span PTRDIFF_MAX fits, but hi = 1 + PTRDIFF_MAX */
     CHECK_ERR(mvs_view_strided(NULL, 1, 1, sh, st, &out), MVS_ERR_OVERFLOW, "overflow");
     st[0] = PTRDIFF_MAX - 7; /* hi = 8 + PTRDIFF_MAX - 7 */
     CHECK_ST(mvs_view_strided(NULL, 8, 1, sh, st, &out), MVS_ERR_OVERFLOW);
@@ -229,10 +229,16 @@ static void test_strided(void) {
       CHECK_EQ(lo, 0);
       CHECK_EQ(hi, PTRDIFF_MAX);
     }
-    st[0] = PTRDIFF_MIN; /* lo = PTRDIFF_MIN exactly */
+    st[0] = -PTRDIFF_MAX; /* span PTRDIFF_MAX, lo = -PTRDIFF_MAX, hi = 1: fits */
     SENT(v);
     CHECK_ST(mvs_view_strided(NULL, 1, 1, sh, st, &v), MVS_OK);
-    CHECK_EQ(v.strides[0], PTRDIFF_MIN);
+    CHECK_VIEW1(&v, NULL, 2, -PTRDIFF_MAX);
+    {
+      ptrdiff_t lo = 0, hi = 0;
+      CHECK_ST(mvs_byte_extent(&v, 1, 1, &lo, &hi), MVS_OK);
+      CHECK_EQ(lo, -PTRDIFF_MAX);
+      CHECK_EQ(hi, 1);
+    }
     st[0] = PTRDIFF_MIN;
     st[1] = -1; /* lo = PTRDIFF_MIN - 1 */
     CHECK_ST(mvs_view_strided(NULL, 1, 2, sh, st, &out), MVS_ERR_OVERFLOW);
@@ -242,9 +248,6 @@ static void test_strided(void) {
     sh[0] = 3;
     st[0] = P62; /* (3 - 1) * 2^62 overflows */
     CHECK_ST(mvs_view_strided(NULL, 1, 1, sh, st, &out), MVS_ERR_OVERFLOW);
-    st[0] = -P62; /* (3 - 1) * -2^62 = PTRDIFF_MIN: fits */
-    SENT(v);
-    CHECK_ST(mvs_view_strided(NULL, 1, 1, sh, st, &v), MVS_OK);
     sh[0] = PTRDIFF_MAX;
     st[0] = 2;
     CHECK_ST(mvs_view_strided(NULL, 1, 1, sh, st, &out), MVS_ERR_OVERFLOW);
@@ -258,7 +261,89 @@ static void test_strided(void) {
     st[1] = PTRDIFF_MAX;
     SENT(v);
     CHECK_ST(mvs_view_strided(NULL, 1, 2, sh, st, &v), MVS_OK);
+    st[0] = PTRDIFF_MIN;
+    st[1] = PTRDIFF_MIN;
+    SENT(v);
+    CHECK_ST(mvs_view_strided(NULL, 1, 2, sh, st, &v), MVS_OK);
+    CHECK_VIEW(&v, 2, NULL, "0 9223372036854775807", "-9223372036854775808 -9223372036854775808");
     CHECK_UNTOUCHED(out);
+  }
+
+  /* The span, sum of (shape[i] - 1) * |strides[i]|, must fit in ptrdiff_t even when the byte
+   * extent [lo, hi) would: with negative strides lo can reach PTRDIFF_MIN while hi stays 1. */
+  {
+    ptrdiff_t sh[3] = {2, 2, 8}, st[3];
+    const ptrdiff_t s7 = PTRDIFF_MAX / 7; /* 7 * s7 == PTRDIFF_MAX exactly */
+    SENT(out);
+    st[0] = PTRDIFF_MIN; /* span 2^63; lo = PTRDIFF_MIN would fit */
+    CHECK_ERR(mvs_view_strided(NULL, 1, 1, sh, st, &out), MVS_ERR_OVERFLOW, "overflow");
+    st[0] = -P62;
+    st[1] = -P62; /* span 2^63 again, lo = PTRDIFF_MIN */
+    CHECK_ERR(mvs_view_strided(NULL, 1, 2, sh, st, &out), MVS_ERR_OVERFLOW, "overflow");
+    st[1] = -(P62 - 1); /* span PTRDIFF_MAX: accepted */
+    SENT(v);
+    CHECK_ST(mvs_view_strided(NULL, 1, 2, sh, st, &v), MVS_OK);
+    CHECK_VIEW(&v, 2, NULL, "2 2", "-4611686018427387904 -4611686018427387903");
+    {
+      ptrdiff_t lo = 0, hi = 0;
+      void *p = NULL;
+      ptrdiff_t idx[2] = {1, 1};
+      CHECK_ST(mvs_byte_extent(&v, 2, 1, &lo, &hi), MVS_OK);
+      CHECK_EQ(lo, -PTRDIFF_MAX);
+      CHECK_EQ(hi, 1);
+      CHECK_ST(mvs_element_ptr(&v, 2, idx, &p), MVS_OK);
+      CHECK_PTR(p, addr_at(NULL, -PTRDIFF_MAX));
+    }
+    sh[0] = 3;
+    st[0] = -P62; /* (3 - 1) * 2^62 = 2^63: lo = PTRDIFF_MIN would fit, the span does not */
+    CHECK_ST(mvs_view_strided(NULL, 1, 1, sh, st, &out), MVS_ERR_OVERFLOW);
+    st[0] = -(P62 - 1); /* span PTRDIFF_MAX - 1 */
+    SENT(v);
+    CHECK_ST(mvs_view_strided(NULL, 1, 1, sh, st, &v), MVS_OK);
+    CHECK_VIEW1(&v, NULL, 3, -(P62 - 1));
+    /* 8 items s7 bytes apart span 7 * s7 = PTRDIFF_MAX exactly; one byte more per step does not fit */
+    st[0] = -s7;
+    SENT(v);
+    CHECK_ST(mvs_view_strided(NULL, 1, 1, sh + 2, st, &v), MVS_OK);
+    CHECK_VIEW1(&v, NULL, 8, -1317624576693539401);
+    st[0] = -(s7 + 1);
+    CHECK_ST(mvs_view_strided(NULL, 1, 1, sh + 2, st, &out), MVS_ERR_OVERFLOW);
+    /* a 3-d view whose terms each fit, whose sum does not: 2^62 + (2^62 - 1) + 1 */
+    sh[0] = 2;
+    sh[1] = 2;
+    sh[2] = 2;
+    st[0] = -P62;
+    st[1] = -(P62 - 1);
+    st[2] = -1;
+    CHECK_ST(mvs_view_strided(NULL, 1, 3, sh, st, &out), MVS_ERR_OVERFLOW);
+    st[2] = 0; /* a broadcast axis adds nothing */
+    SENT(v);
+    CHECK_ST(mvs_view_strided(NULL, 1, 3, sh, st, &v), MVS_OK);
+    /* entries past ndim are not part of the span */
+    SENT(v);
+    st[2] = PTRDIFF_MIN;
+    sh[2] = 3;
+    CHECK_ST(mvs_view_strided(NULL, 1, 2, sh, st, &v), MVS_OK);
+    CHECK_VIEW(&v, 2, NULL, "2 2", "-4611686018427387904 -4611686018427387903");
+    CHECK_UNTOUCHED(out);
+  }
+
+  /* A length-1 axis adds (1 - 1) * |stride| = 0 to the span, whatever its stride, PTRDIFF_MIN
+   * included (the header's formula; the rule refuses |PTRDIFF_MIN| only for extents >= 2). */
+  {
+    ptrdiff_t sh[2] = {1, 3}, st[2] = {PTRDIFF_MIN, 8}, lo = 0, hi = 0;
+    mvs_slice h;
+    SENT(v);
+    CHECK_ST(mvs_view_strided(buf, 8, 1, sh, st, &v), MVS_OK);
+    CHECK_ST(mvs_view_strided(buf, 8, 2, sh, st, &v), MVS_OK);
+    h = hand_view(buf, 2, sh, st);
+    CHECK_ST(mvs_byte_extent(&h, 2, 8, &lo, &hi), MVS_OK);
+    CHECK_EQ(lo, 0);
+    CHECK_EQ(hi, 24);
+    st[0] = PTRDIFF_MAX; /* the same with PTRDIFF_MAX, whose absolute value exists */
+    SENT(v);
+    CHECK_ST(mvs_view_strided(buf, 8, 2, sh, st, &v), MVS_OK);
+    CHECK_VIEW(&v, 2, buf, "1 3", "9223372036854775807 8");
   }
 }
 
@@ -373,24 +458,40 @@ static void test_subview(void) {
     bad.shape[0] = -2;
     CHECK_ERR(mvs_subview(&bad, 1, 8, 0, 0, NULL, 'C', &out), MVS_ERR_SHAPE, "-2");
   }
-  { /* overflow: item offset * itemsize; the product of the target shape */
+  { /* a source whose span exceeds PTRDIFF_MAX is refused: 2^62 items of 8 bytes, 8 apart */
     ptrdiff_t sh = P62, st = 8, big[2];
     mvs_slice huge = hand_view(NULL, 1, &sh, &st);
+    CHECK_ERR(mvs_subview(&huge, 1, 8, P62 / 2, 1, &sh23[0], 'C', &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_subview(&huge, 1, 8, 0, 1, &sh23[0], 'C', &out), MVS_ERR_OVERFLOW, "overflow");
+    /* the product of the target shape overflows */
     big[0] = P62;
     big[1] = 4;
-    CHECK_ERR(mvs_subview(&huge, 1, 8, P62 / 2, 1, &sh23[0], 'C', &out), MVS_ERR_OVERFLOW, "overflow");
-    CHECK_ST(mvs_subview(&huge, 1, 8, 0, 2, big, 'C', &out), MVS_ERR_OVERFLOW);
-    /* a source whose item count overflows */
-    big[0] = PTRDIFF_MAX;
-    big[1] = 2;
+    CHECK_ERR(mvs_subview(&flat, 1, 8, 0, 2, big, 'C', &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ST(mvs_subview(&flat, 1, 8, 0, 2, big, 'F', &out), MVS_ERR_OVERFLOW);
+    /* a contiguous source of span exactly PTRDIFF_MAX, (2^62, 2) bytes with strides (2, 1),
+     * has 2^63 items: its item count overflows */
     {
       ptrdiff_t bst[2];
       mvs_slice h3;
+      big[0] = P62;
+      big[1] = 2;
       bst[0] = 2;
       bst[1] = 1;
       h3 = hand_view(NULL, 2, big, bst);
       CHECK_ST(mvs_subview(&h3, 2, 1, 0, 0, NULL, 'C', &out), MVS_ERR_OVERFLOW);
+      CHECK_ST(mvs_subview(&h3, 2, 1, 0, 1, &sh23[0], 'C', &out), MVS_ERR_OVERFLOW);
     }
+  }
+  { /* PTRDIFF_MAX bytes of 1: the last one is PTRDIFF_MAX - 1 bytes in, exactly */
+    ptrdiff_t sh = PTRDIFF_MAX, st = 1, one = 1, two[2] = {2, 3};
+    mvs_slice bytes = hand_view(NULL, 1, &sh, &st);
+    SENT(v);
+    CHECK_ST(mvs_subview(&bytes, 1, 1, PTRDIFF_MAX - 1, 1, &one, 'C', &v), MVS_OK);
+    CHECK_VIEW1(&v, addr_at(NULL, PTRDIFF_MAX - 1), 1, 1);
+    SENT(v);
+    CHECK_ST(mvs_subview(&bytes, 1, 1, PTRDIFF_MAX - 6, 2, two, 'F', &v), MVS_OK);
+    CHECK_VIEW(&v, 2, addr_at(NULL, PTRDIFF_MAX - 6), "2 3", "1 2"); /* items up to PTRDIFF_MAX - 1 */
+    CHECK_ERR(mvs_subview(&bytes, 1, 1, PTRDIFF_MAX - 5, 2, two, 'F', &out), MVS_ERR_BOUNDS, "6 items");
   }
   CHECK_UNTOUCHED(out);
 }

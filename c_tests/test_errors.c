@@ -4,6 +4,8 @@
  * - NULL for every pointer argument (MVS_ERR_NULL, outputs untouched, message names it);
  * - ndim and out_ndim of -1, 9, INT_MIN, INT_MAX (MVS_ERR_NDIM, message has the number);
  * - a negative extent in the source (MVS_ERR_SHAPE);
+ * - the span rule: a source spanning more than PTRDIFF_MAX bytes (MVS_ERR_OVERFLOW), one
+ *   spanning exactly PTRDIFF_MAX (exact results);
  * - each error code MVS_ERR_NULL .. MVS_ERR_VALUE produced at least once, with its message. */
 #include <limits.h>
 #include <pthread.h>
@@ -397,6 +399,204 @@ static void test_status_str(void) {
 
 /* ---- the last-error message ---------------------------------------------------------------- */
 
+/* The span rule: every function that takes a source view refuses, with MVS_ERR_OVERFLOW and
+ * untouched outputs, a source whose span, the sum of (shape[i] - 1) * |strides[i]|, exceeds
+ * PTRDIFF_MAX, whatever the signs of the strides. A span of exactly PTRDIFF_MAX is accepted,
+ * and then every result is exact, up to the far end PTRDIFF_MAX bytes from data. */
+static void set_src(ptrdiff_t t0, ptrdiff_t t1, ptrdiff_t t2) {
+  ptrdiff_t sh[3] = {3, 1, 4}, st[3];
+  st[0] = t0;
+  st[1] = t1;
+  st[2] = t2;
+  g_src = hand_view(buf, 3, sh, st);
+  garble_tail(&g_src, 3);
+}
+
+static void test_span(void) {
+  const ptrdiff_t P62 = (ptrdiff_t)1 << 62;
+  const ptrdiff_t T0 = P62 - 15; /* 2 * T0 + 3 * 10 == 2^63 == PTRDIFF_MAX + 1 */
+  const ptrdiff_t S0 = P62 - 14; /* 2 * S0 + 3 * 9 == PTRDIFF_MAX */
+  int fn, sg, st;
+  CHECK_EQ(2 * T0 + 29, PTRDIFF_MAX); /* the arithmetic above, within ptrdiff_t */
+  CHECK_EQ(2 * S0 + 27, PTRDIFF_MAX);
+
+  /* (3, 1, 4) with strides (+-T0, +-32, +-10): span PTRDIFF_MAX + 1 (the extent-1 axis adds 0) */
+  for (sg = 0; sg < 4; sg++) {
+    ptrdiff_t t0 = sg & 1 ? -T0 : T0, t2 = sg & 2 ? -10 : 10;
+    set_src(t0, sg == 1 ? -32 : 32, t2);
+    for (fn = 2; fn < NFN; fn++) {
+      sent_all();
+      st = call(fn, 3, 3, 0);
+      if (!(CHECK_EQ(st, MVS_ERR_OVERFLOW) && CHECK_MSG("overflow") && CHECK(untouched_all())))
+        fprintf(stderr, "    (%s with a span of PTRDIFF_MAX + 1, strides %td 32 %td)\n", fn_name[fn], t0, t2);
+    }
+    /* mvs_view_strided does not build it either (with both strides negative, its byte extent
+     * [PTRDIFF_MIN, 8) would be representable) */
+    sent_all();
+    CHECK_ERR(mvs_view_strided(buf, 8, 3, g_src.shape, g_src.strides, &g_out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK(untouched_all());
+  }
+
+  /* strides (S0, 32, 9): span PTRDIFF_MAX exactly. Each function's result, by hand. */
+  set_src(S0, 32, 9);
+  for (fn = 2; fn < NFN; fn++) {
+    int want = fn == 2    ? MVS_ERR_NOT_CONTIGUOUS /* strides are not (32, 32, 8) */
+               : fn == 6  ? MVS_ERR_NEEDS_COPY     /* (3,4) items S0 and 9 apart into rows of 3 */
+               : fn == 24 ? MVS_ERR_OVERFLOW       /* hi = PTRDIFF_MAX + 8 */
+               : fn == 25 ? MVS_ERR_OVERFLOW
+                          : MVS_OK;
+    int before = g_failures;
+    sent_all();
+    st = call(fn, 3, 3, 0);
+    CHECK_EQ(st, want);
+    if (st != MVS_OK) {
+      CHECK(untouched_all());
+    } else {
+      switch (fn) {
+        case 3: { /* x[:, :, 1:3] */
+          const ptrdiff_t sh[3] = {3, 1, 2}, t[3] = {S0, 32, 9};
+          CHECK_VIEW_ARR(&g_out, 3, addr_at(buf, 9), sh, t);
+          break;
+        }
+        case 4:
+        case 5: { /* x[1] */
+          const ptrdiff_t sh[2] = {1, 4}, t[2] = {32, 9};
+          CHECK_VIEW_ARR(&g_out, 2, addr_at(buf, S0), sh, t);
+          if (fn == 5) CHECK_EQ(g_oi, 2);
+          break;
+        }
+        case 7:
+        case 8:
+        case 9: { /* x.T, np.transpose(x, (2, 1, 0)), np.swapaxes(x, 0, 2) */
+          const ptrdiff_t sh[3] = {4, 1, 3}, t[3] = {9, 32, S0};
+          CHECK_VIEW_ARR(&g_out, 3, buf, sh, t);
+          break;
+        }
+        case 10: { /* np.moveaxis(x, 0, 2) */
+          const ptrdiff_t sh[3] = {1, 4, 3}, t[3] = {32, 9, S0};
+          CHECK_VIEW_ARR(&g_out, 3, buf, sh, t);
+          break;
+        }
+        case 11: { /* np.broadcast_to(x, (3, 5, 4)) */
+          const ptrdiff_t sh[3] = {3, 5, 4}, t[3] = {S0, 0, 9};
+          CHECK_VIEW_ARR(&g_out, 3, buf, sh, t);
+          break;
+        }
+        case 12: { /* np.expand_dims(x, 0) */
+          const ptrdiff_t sh[4] = {1, 3, 1, 4}, t[4] = {0, S0, 32, 9};
+          CHECK_VIEW_ARR(&g_out, 4, buf, sh, t);
+          break;
+        }
+        case 13:
+        case 14: { /* np.squeeze(x, 1), np.squeeze(x) */
+          const ptrdiff_t sh[2] = {3, 4}, t[2] = {S0, 9};
+          CHECK_VIEW_ARR(&g_out, 2, buf, sh, t);
+          if (fn == 14) CHECK_EQ(g_oi, 2);
+          break;
+        }
+        case 15: { /* np.diagonal(x, 0, 0, 2): x[i, :, i] for i < 3 */
+          const ptrdiff_t sh[2] = {1, 3}, t[2] = {32, S0 + 9};
+          CHECK_VIEW_ARR(&g_out, 2, buf, sh, t);
+          break;
+        }
+        case 16: { /* x[:, :, ::-1] */
+          const ptrdiff_t sh[3] = {3, 1, 4}, t[3] = {S0, 32, -9};
+          CHECK_VIEW_ARR(&g_out, 3, addr_at(buf, 27), sh, t);
+          break;
+        }
+        case 17: { /* np.flip(x): data at the far end, 2 * S0 + 3 * 9 bytes in */
+          const ptrdiff_t sh[3] = {3, 1, 4}, t[3] = {-S0, 32, -9};
+          CHECK_VIEW_ARR(&g_out, 3, addr_at(buf, PTRDIFF_MAX), sh, t);
+          break;
+        }
+        case 18: { /* windows of 2 along axis 2 */
+          const ptrdiff_t sh[4] = {3, 1, 3, 2}, t[4] = {S0, 32, 9, 9};
+          CHECK_VIEW_ARR(&g_out, 4, buf, sh, t);
+          break;
+        }
+        case 19: { /* np.split(x, 2, 2) */
+          const ptrdiff_t sh[3] = {3, 1, 2}, t[3] = {S0, 32, 9};
+          CHECK_VIEW_ARR(&g_outs[0], 3, buf, sh, t);
+          CHECK_VIEW_ARR(&g_outs[1], 3, addr_at(buf, 18), sh, t);
+          break;
+        }
+        case 20: { /* np.split(x, [1], 0) */
+          const ptrdiff_t sh0[3] = {1, 1, 4}, sh1[3] = {2, 1, 4}, t[3] = {S0, 32, 9};
+          CHECK_VIEW_ARR(&g_outs[0], 3, buf, sh0, t);
+          CHECK_VIEW_ARR(&g_outs[1], 3, addr_at(buf, S0), sh1, t);
+          break;
+        }
+        case 21: CHECK_EQ(g_oi, 0); break;
+        case 22: CHECK_EQ(g_on, 12); break;
+        case 23: CHECK_EQ(g_on, 96); break;
+        case 26: CHECK_EQ(g_oi, 0); break; /* 9 >= 8 and S0 >= 3 * 9 + 8 */
+        case 27: CHECK_PTR(g_op, addr_at(buf, PTRDIFF_MAX)); break; /* x[2, 0, 3] */
+        default: CHECK(0); break;
+      }
+    }
+    if (g_failures != before) fprintf(stderr, "    (%s with a span of PTRDIFF_MAX)\n", fn_name[fn]);
+  }
+  /* the same with negative strides reaches PTRDIFF_MAX bytes below data */
+  set_src(-S0, 32, -9);
+  sent_all();
+  CHECK_ST(call(27, 3, 3, 0), MVS_OK);
+  CHECK_PTR(g_op, addr_at(buf, -PTRDIFF_MAX));
+  CHECK_ST(call(17, 3, 3, 0), MVS_OK);
+  CHECK_PTR(g_out.data, addr_at(buf, -PTRDIFF_MAX));
+  CHECK_ST(call(24, 3, 3, 0), MVS_OK); /* now [lo, hi) = [-PTRDIFF_MAX, 8) */
+  CHECK_EQ(g_lo, -PTRDIFF_MAX);
+  CHECK_EQ(g_hi, 8);
+  CHECK_ERR(call(25, 3, 3, 0), MVS_ERR_BOUNDS, "outside");
+
+  /* spans that wrap around in 64-bit or 128-bit arithmetic: 2^64 + 5 and 2^128 + 5 */
+  {
+    ptrdiff_t sh[6], t[6], idx[6] = {0, 0, 0, 0, 0, 0};
+    mvs_slice h;
+    int k, nd;
+    for (k = 0; k < 2; k++) {
+      if (k == 0) { /* (2, 2, 6) with strides (MIN, MIN, 1) */
+        nd = 3;
+        sh[0] = sh[1] = 2;
+        t[0] = t[1] = PTRDIFF_MIN;
+        sh[2] = 6;
+        t[2] = 1;
+      } else { /* 4 * (PTRDIFF_MAX - 1) * 2^63 + 8 * 2^63 + 5 * 1 */
+        nd = 6;
+        sh[0] = sh[1] = sh[2] = sh[3] = PTRDIFF_MAX;
+        sh[4] = 9;
+        t[0] = t[1] = t[2] = t[3] = t[4] = PTRDIFF_MIN;
+        sh[5] = 6;
+        t[5] = 1;
+      }
+      h = hand_view(buf, nd, sh, t);
+      sent_all();
+      CHECK_ERR(mvs_transpose(&h, nd, &g_out), MVS_ERR_OVERFLOW, "overflow");
+      CHECK_ERR(mvs_flip(&h, nd, &g_out), MVS_ERR_OVERFLOW, "overflow");
+      CHECK_ERR(mvs_slice_axis(&h, nd, 0, 0, 1, 1, &g_out), MVS_ERR_OVERFLOW, "overflow");
+      CHECK_ERR(mvs_index_axis(&h, nd, 0, 0, &g_out), MVS_ERR_OVERFLOW, "overflow");
+      CHECK_ERR(mvs_is_contiguous(&h, nd, 1, 'C', MVS_CONTIG_NUMPY, &g_oi), MVS_ERR_OVERFLOW, "overflow");
+      CHECK_ERR(mvs_may_overlap(&h, nd, 1, &g_oi), MVS_ERR_OVERFLOW, "overflow");
+      CHECK_ERR(mvs_element_ptr(&h, nd, idx, &g_op), MVS_ERR_OVERFLOW, "overflow");
+      CHECK_ERR(mvs_view_strided(buf, 1, nd, sh, t, &g_out), MVS_ERR_OVERFLOW, "overflow");
+      CHECK(untouched_all());
+    }
+  }
+
+  /* entries past ndim are not part of the span */
+  {
+    ptrdiff_t sh[2] = {3, 4}, t[2];
+    mvs_slice h;
+    t[0] = 8;
+    t[1] = P62;
+    h = hand_view(buf, 2, sh, t);
+    SENT(g_out);
+    CHECK_ST(mvs_transpose(&h, 2, &g_out), MVS_ERR_OVERFLOW);
+    CHECK_ST(mvs_transpose(&h, 1, &g_out), MVS_OK);
+    CHECK_VIEW(&g_out, 1, buf, "3", "8");
+  }
+  make_src();
+}
+
 struct thread_result {
   int id;
   char initial[64];
@@ -457,6 +657,9 @@ static void test_last_error(void) {
     h.shape[0] = PTRDIFF_MAX;
     h.shape[1] = 1;
     n = PTRDIFF_MAX - 1;
+    /* with strides (40, 8) the source spans (PTRDIFF_MAX - 1) * 40 bytes: refused */
+    CHECK_ERR(mvs_subview(&h, 2, 1, n, 1, &n, 'C', &out), MVS_ERR_OVERFLOW, "overflow");
+    h.strides[0] = 0; /* span 0, but not contiguous */
     CHECK_ST(mvs_subview(&h, 2, 1, n, 1, &n, 'C', &out), MVS_ERR_NOT_CONTIGUOUS);
     h.strides[0] = 1;
     h.strides[1] = 1;
@@ -504,6 +707,7 @@ int main(void) {
   test_negative_extent();
   test_ndim_0_8();
   test_each_error_code();
+  test_span();
   test_last_error();
   {
     int code;

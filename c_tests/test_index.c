@@ -3,6 +3,8 @@
 #include "check.h"
 
 static const ptrdiff_t P62 = (ptrdiff_t)1 << 62;
+/* 7 * S7 == PTRDIFF_MAX exactly: 8 items S7 apart span PTRDIFF_MAX bytes */
+static const ptrdiff_t S7 = PTRDIFF_MAX / 7;
 
 static double buf[24];
 static int token;
@@ -136,26 +138,103 @@ static void test_slice_axis(void) {
     bad.shape[1] = -4;
     CHECK_ERR(mvs_slice_axis(&bad, 2, 0, N, N, N, &out), MVS_ERR_SHAPE, "extent -4 of axis 1");
   }
-  /* overflow: offsets and strides of a hand-built view with huge strides */
+  /* a source whose span, sum of (len - 1) * |stride|, exceeds PTRDIFF_MAX is refused, whatever
+   * the slice: even one that moves by 2^62 bytes only, the identity, or an empty one */
   {
-    ptrdiff_t sh = 4, st = P62;
+    ptrdiff_t sh = 4, st = P62; /* span 3 * 2^62 */
     mvs_slice h = hand_view(NULL, 1, &sh, &st);
+    SENT(out);
     CHECK_ERR(mvs_slice_axis(&h, 1, 0, 2, N, N, &out), MVS_ERR_OVERFLOW, "overflow");
     CHECK_ERR(mvs_slice_axis(&h, 1, 0, N, N, 2, &out), MVS_ERR_OVERFLOW, "overflow");
     CHECK_ST(mvs_slice_axis(&h, 1, 0, 3, 0, -1, &out), MVS_ERR_OVERFLOW);
-    CHECK_UNTOUCHED(out);
-    /* but h[1:3:2] only moves by 2^62 bytes and has one element */
-    SENT(w);
-    CHECK_ST(mvs_slice_axis(&h, 1, 0, 1, 3, 2, &w), MVS_OK);
-    CHECK(ADDR(w.data) == (uintptr_t)P62);
-    CHECK_EQ(w.shape[0], 1);
-    CHECK_EQ(w.strides[0], P62);
-    st = PTRDIFF_MIN;
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, 1, 3, 2, &out), MVS_ERR_OVERFLOW);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, N, N, N, &out), MVS_ERR_OVERFLOW);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, 2, 2, N, &out), MVS_ERR_OVERFLOW);
+    st = PTRDIFF_MIN; /* span 2^63 = PTRDIFF_MAX + 1 */
     sh = 2;
     h = hand_view(NULL, 1, &sh, &st);
-    SENT(out);
     CHECK_ERR(mvs_slice_axis(&h, 1, 0, N, N, -1, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, 0, 1, N, &out), MVS_ERR_OVERFLOW);
+    { /* (2, 2) with strides (PTRDIFF_MAX, +-1): span PTRDIFF_MAX + 1; slicing either axis */
+      ptrdiff_t sh2[2] = {2, 2}, st2[2];
+      st2[0] = PTRDIFF_MAX;
+      st2[1] = 1;
+      h = hand_view(NULL, 2, sh2, st2);
+      CHECK_ERR(mvs_slice_axis(&h, 2, 1, 0, 1, N, &out), MVS_ERR_OVERFLOW, "overflow");
+      st2[1] = -1;
+      h = hand_view(NULL, 2, sh2, st2);
+      CHECK_ERR(mvs_slice_axis(&h, 2, 0, 1, N, N, &out), MVS_ERR_OVERFLOW, "overflow");
+    }
     CHECK_UNTOUCHED(out);
+  }
+  /* span exactly PTRDIFF_MAX: accepted, and every offset and stride is exact. h = 8 items S7
+   * bytes apart from address 0, so h[7] is at PTRDIFF_MAX. */
+  {
+    ptrdiff_t sh = 8, st = S7;
+    mvs_slice h = hand_view(NULL, 1, &sh, &st);
+    CHECK_EQ(7 * S7, PTRDIFF_MAX);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, 7, N, N, &w), MVS_OK); /* h[7:] */
+    CHECK_VIEW1(&w, addr_at(NULL, PTRDIFF_MAX), 1, S7);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, N, N, 7, &w), MVS_OK); /* h[::7]: h[0], h[7] */
+    CHECK_VIEW1(&w, NULL, 2, PTRDIFF_MAX);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, N, N, -1, &w), MVS_OK); /* h[::-1] */
+    CHECK_VIEW1(&w, addr_at(NULL, PTRDIFF_MAX), 8, -S7);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, N, N, -7, &w), MVS_OK); /* h[::-7]: h[7], h[0] */
+    CHECK_VIEW1(&w, addr_at(NULL, PTRDIFF_MAX), 2, -PTRDIFF_MAX);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, 1, N, 3, &w), MVS_OK); /* h[1::3]: h[1], h[4], h[7] */
+    CHECK_VIEW1(&w, addr_at(NULL, S7), 3, 3 * S7);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, -1, 0, -7, &w), MVS_OK); /* h[-1:0:-7]: h[7] alone */
+    CHECK_VIEW1(&w, addr_at(NULL, PTRDIFF_MAX), 1, S7);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, 6, N, PTRDIFF_MAX, &w), MVS_OK); /* h[6::MAX]: h[6] */
+    CHECK_VIEW1(&w, addr_at(NULL, 6 * S7), 1, S7);
+    /* negative strides: the far end is PTRDIFF_MAX bytes below data */
+    st = -PTRDIFF_MAX;
+    sh = 2;
+    h = hand_view(NULL, 1, &sh, &st);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, N, N, -1, &w), MVS_OK);
+    CHECK_VIEW1(&w, addr_at(NULL, -PTRDIFF_MAX), 2, PTRDIFF_MAX);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&h, 1, 0, -1, N, N, &w), MVS_OK);
+    CHECK_VIEW1(&w, addr_at(NULL, -PTRDIFF_MAX), 1, -PTRDIFF_MAX);
+    /* 2-D, span (P62) + (P62 - 1) = PTRDIFF_MAX: the corner h2[1, 1] */
+    {
+      ptrdiff_t sh2[2] = {2, 2}, st2[2];
+      st2[0] = P62;
+      st2[1] = P62 - 1;
+      h = hand_view(NULL, 2, sh2, st2);
+      SENT(w);
+      CHECK_ST(mvs_slice_axis(&h, 2, 0, 1, N, N, &w), MVS_OK);
+      CHECK_ST(mvs_slice_axis(&w, 2, 1, 1, N, N, &w), MVS_OK);
+      CHECK_VIEW(&w, 2, addr_at(NULL, PTRDIFF_MAX), "1 1", "4611686018427387904 4611686018427387903");
+      SENT(w);
+      CHECK_ST(mvs_slice_axis(&h, 2, 1, N, N, -1, &w), MVS_OK);
+      CHECK_VIEW(&w, 2, addr_at(NULL, P62 - 1), "2 2", "4611686018427387904 -4611686018427387903");
+    }
+  }
+  /* zero-size views have span 0 whatever their strides; slicing to length 0 adds nothing */
+  {
+    ptrdiff_t sh2[2] = {0, 4}, st2[2];
+    mvs_slice z;
+    st2[0] = PTRDIFF_MIN;
+    st2[1] = PTRDIFF_MAX;
+    z = hand_view(buf, 2, sh2, st2);
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&z, 2, 1, 4, N, N, &w), MVS_OK);
+    CHECK_VIEW(&w, 2, buf, "0 0", "-9223372036854775808 9223372036854775807");
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&z, 2, 0, N, N, -1, &w), MVS_OK);
+    CHECK_VIEW(&w, 2, buf, "0 4", "-9223372036854775808 9223372036854775807");
+    SENT(w);
+    CHECK_ST(mvs_slice_axis(&z, 2, 1, 1, 2, N, &w), MVS_OK); /* moves by one stride */
+    CHECK_VIEW(&w, 2, addr_at(buf, PTRDIFF_MAX), "0 1", "-9223372036854775808 9223372036854775807");
   }
 }
 
@@ -221,14 +300,48 @@ static void test_index_axis(void) {
     bad.shape[0] = -1;
     CHECK_ERR(mvs_index_axis(&bad, 2, 1, 0, &out), MVS_ERR_SHAPE, "-1");
   }
-  {
+  { /* span 3 * 2^62: refused, even for h[1] (2^62 bytes in) and h[0] */
     ptrdiff_t sh = 4, st = P62;
     mvs_slice h = hand_view(NULL, 1, &sh, &st);
     CHECK_ERR(mvs_index_axis(&h, 1, 0, 2, &out), MVS_ERR_OVERFLOW, "overflow");
     CHECK_ST(mvs_index_axis(&h, 1, 0, -1, &out), MVS_ERR_OVERFLOW);
+    CHECK_ST(mvs_index_axis(&h, 1, 0, 1, &out), MVS_ERR_OVERFLOW);
+    CHECK_ST(mvs_index_axis(&h, 1, 0, 0, &out), MVS_ERR_OVERFLOW);
+    sh = 2;
+    st = PTRDIFF_MIN; /* span PTRDIFF_MAX + 1 (the offset PTRDIFF_MIN itself would fit) */
+    h = hand_view(NULL, 1, &sh, &st);
+    CHECK_ERR(mvs_index_axis(&h, 1, 0, 1, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ST(mvs_index_axis(&h, 1, 0, 0, &out), MVS_ERR_OVERFLOW);
+  }
+  { /* span exactly PTRDIFF_MAX */
+    ptrdiff_t sh = 8, st = S7;
+    mvs_slice h = hand_view(NULL, 1, &sh, &st);
     SENT(w);
-    CHECK_ST(mvs_index_axis(&h, 1, 0, 1, &w), MVS_OK);
-    CHECK(ADDR(w.data) == (uintptr_t)P62);
+    CHECK_ST(mvs_index_axis(&h, 1, 0, 7, &w), MVS_OK);
+    CHECK_VIEW(&w, 0, addr_at(NULL, PTRDIFF_MAX), "", "");
+    SENT(w);
+    CHECK_ST(mvs_index_axis(&h, 1, 0, -2, &w), MVS_OK);
+    CHECK_VIEW(&w, 0, addr_at(NULL, 6 * S7), "", "");
+    sh = 2;
+    st = PTRDIFF_MIN + 1;
+    h = hand_view(NULL, 1, &sh, &st);
+    SENT(w);
+    CHECK_ST(mvs_index_axis(&h, 1, 0, -1, &w), MVS_OK);
+    CHECK_VIEW(&w, 0, addr_at(NULL, -PTRDIFF_MAX), "", "");
+    { /* (2, 3) with strides (PTRDIFF_MAX - 2, 1): row 1 starts PTRDIFF_MAX - 2 bytes in */
+      ptrdiff_t sh2[2] = {2, 3}, st2[2];
+      st2[0] = PTRDIFF_MAX - 2;
+      st2[1] = 1;
+      h = hand_view(NULL, 2, sh2, st2);
+      SENT(w);
+      CHECK_ST(mvs_index_axis(&h, 2, 0, 1, &w), MVS_OK);
+      CHECK_VIEW(&w, 1, addr_at(NULL, PTRDIFF_MAX - 2), "3", "1");
+      CHECK_ST(mvs_index_axis(&w, 1, 0, 2, &w), MVS_OK);
+      CHECK_VIEW(&w, 0, addr_at(NULL, PTRDIFF_MAX), "", "");
+      st2[1] = 2; /* one more byte of span: refused */
+      h = hand_view(NULL, 2, sh2, st2);
+      CHECK_ERR(mvs_index_axis(&h, 2, 0, 0, &out), MVS_ERR_OVERFLOW, "overflow");
+    }
   }
   CHECK_UNTOUCHED(out);
 }
@@ -443,16 +556,47 @@ static void test_index(void) {
     bad.shape[1] = -9;
     CHECK_ERR(mvs_index(&bad, 2, it, 1, &out, &nd), MVS_ERR_SHAPE, "-9");
   }
-  {
+  { /* span 3 * 2^62: refused whatever the items, none included */
     ptrdiff_t sh = 4, st = P62;
     mvs_slice h = hand_view(NULL, 1, &sh, &st);
     it[0] = item_i(2);
     CHECK_ERR(mvs_index(&h, 1, it, 1, &out, &nd), MVS_ERR_OVERFLOW, "overflow");
     it[0] = item_s(N, N, 2);
     CHECK_ERR(mvs_index(&h, 1, it, 1, &out, &nd), MVS_ERR_OVERFLOW, "overflow");
+    it[0] = item_i(1);
+    CHECK_ERR(mvs_index(&h, 1, it, 1, &out, &nd), MVS_ERR_OVERFLOW, "overflow");
+    it[0] = item_k(MVS_ITEM_ELLIPSIS);
+    CHECK_ERR(mvs_index(&h, 1, it, 1, &out, &nd), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_index(&h, 1, NULL, 0, &out, &nd), MVS_ERR_OVERFLOW, "overflow");
   }
   CHECK_UNTOUCHED(out);
   CHECK_UNTOUCHED(nd);
+  { /* span exactly PTRDIFF_MAX: h[-1], h[::-7], h[np.newaxis, 7], h[..., 1::3] */
+    ptrdiff_t sh = 8, st = S7;
+    mvs_slice h = hand_view(NULL, 1, &sh, &st);
+    it[0] = item_i(-1);
+    SENT(w);
+    CHECK_ST(mvs_index(&h, 1, it, 1, &w, &nd), MVS_OK);
+    CHECK_EQ(nd, 0);
+    CHECK_VIEW(&w, 0, addr_at(NULL, PTRDIFF_MAX), "", "");
+    it[0] = item_s(N, N, -7);
+    SENT(w);
+    CHECK_ST(mvs_index(&h, 1, it, 1, &w, &nd), MVS_OK);
+    CHECK_EQ(nd, 1);
+    CHECK_VIEW1(&w, addr_at(NULL, PTRDIFF_MAX), 2, -PTRDIFF_MAX);
+    it[0] = item_k(MVS_ITEM_NEWAXIS);
+    it[1] = item_i(7);
+    SENT(w);
+    CHECK_ST(mvs_index(&h, 1, it, 2, &w, &nd), MVS_OK);
+    CHECK_EQ(nd, 1);
+    CHECK_VIEW1(&w, addr_at(NULL, PTRDIFF_MAX), 1, 0);
+    it[0] = item_k(MVS_ITEM_ELLIPSIS);
+    it[1] = item_s(1, N, 3);
+    SENT(w);
+    CHECK_ST(mvs_index(&h, 1, it, 2, &w, &nd), MVS_OK);
+    CHECK_EQ(nd, 1);
+    CHECK_VIEW1(&w, addr_at(NULL, S7), 3, 3 * S7);
+  }
 }
 
 static void test_flip(void) {
@@ -537,21 +681,52 @@ static void test_flip(void) {
     CHECK_ERR(mvs_flip_axis(&bad, 2, 0, &out), MVS_ERR_SHAPE, "-1");
   }
   {
-    ptrdiff_t sh = 3, st = P62;
+    ptrdiff_t sh = 3, st = P62; /* span 2^63 */
     mvs_slice h = hand_view(NULL, 1, &sh, &st);
     CHECK_ERR(mvs_flip_axis(&h, 1, 0, &out), MVS_ERR_OVERFLOW, "overflow");
     CHECK_ERR(mvs_flip(&h, 1, &out), MVS_ERR_OVERFLOW, "overflow");
     sh = 2;
-    st = PTRDIFF_MIN; /* the offset fits, the negated stride does not */
+    st = PTRDIFF_MIN; /* span 2^63: the offset PTRDIFF_MIN would fit, not the negated stride */
     h = hand_view(NULL, 1, &sh, &st);
     CHECK_ERR(mvs_flip_axis(&h, 1, 0, &out), MVS_ERR_OVERFLOW, "overflow");
     CHECK_ERR(mvs_flip(&h, 1, &out), MVS_ERR_OVERFLOW, "overflow");
+    { /* (2, 2) with strides (P62, P62): each offset fits, the far corner does not */
+      ptrdiff_t sh2[2] = {2, 2}, st2[2];
+      st2[0] = P62;
+      st2[1] = P62;
+      h = hand_view(NULL, 2, sh2, st2);
+      CHECK_ERR(mvs_flip_axis(&h, 2, 0, &out), MVS_ERR_OVERFLOW, "overflow");
+      CHECK_ERR(mvs_flip(&h, 2, &out), MVS_ERR_OVERFLOW, "overflow");
+      st2[1] = -P62; /* the far corner is data + 0 now, but the span is still 2^63 */
+      h = hand_view(NULL, 2, sh2, st2);
+      CHECK_ERR(mvs_flip(&h, 2, &out), MVS_ERR_OVERFLOW, "overflow");
+    }
+    /* span exactly PTRDIFF_MAX */
     st = -PTRDIFF_MAX;
     h = hand_view(NULL, 1, &sh, &st);
     SENT(w);
     CHECK_ST(mvs_flip(&h, 1, &w), MVS_OK);
-    CHECK_EQ(w.strides[0], PTRDIFF_MAX);
-    CHECK(ADDR(w.data) == (uintptr_t)0 - (uintptr_t)PTRDIFF_MAX);
+    CHECK_VIEW1(&w, addr_at(NULL, -PTRDIFF_MAX), 2, PTRDIFF_MAX);
+    CHECK_ST(mvs_flip_axis(&w, 1, 0, &w), MVS_OK); /* and back, in place */
+    CHECK_VIEW1(&w, NULL, 2, -PTRDIFF_MAX);
+    sh = 8;
+    st = S7;
+    h = hand_view(NULL, 1, &sh, &st);
+    SENT(w);
+    CHECK_ST(mvs_flip(&h, 1, &w), MVS_OK);
+    CHECK_VIEW1(&w, addr_at(NULL, PTRDIFF_MAX), 8, -S7);
+    { /* (2, 2) with strides (P62, 1 - P62): corners at 0, P62, 1 - P62 and 1 */
+      ptrdiff_t sh2[2] = {2, 2}, st2[2];
+      st2[0] = P62;
+      st2[1] = 1 - P62;
+      h = hand_view(NULL, 2, sh2, st2);
+      SENT(w);
+      CHECK_ST(mvs_flip(&h, 2, &w), MVS_OK); /* starts at h[1, 1] */
+      CHECK_VIEW(&w, 2, addr_at(NULL, 1), "2 2", "-4611686018427387904 4611686018427387903");
+      SENT(w);
+      CHECK_ST(mvs_flip_axis(&h, 2, 1, &w), MVS_OK);
+      CHECK_VIEW(&w, 2, addr_at(NULL, 1 - P62), "2 2", "4611686018427387904 4611686018427387903");
+    }
   }
   CHECK_UNTOUCHED(out);
 }

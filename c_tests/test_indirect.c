@@ -238,6 +238,44 @@ static void test_slice_axis(void) {
     CHECK_ELEMS(&out, 1, "203 3 103");
     SENT(out);
     CHECK_ERR(mvs_slice_axis(&a2, 2, 1, MVS_NONE, MVS_NONE, -1, &out), MVS_ERR_INDIRECT, "negative");
+    /* splits along axis 1: a piece that starts further in would have a negative suboffset */
+    {
+      mvs_slice outs[3];
+      ptrdiff_t at[1];
+      SENT(outs);
+      at[0] = 1;
+      CHECK_ERR(mvs_split_at(&a2, 2, 1, at, 1, outs), MVS_ERR_INDIRECT, "negative");
+      CHECK_ERR(mvs_split_sections(&a2, 2, 1, 2, 0, outs, 2), MVS_ERR_INDIRECT, "negative");
+      CHECK_ERR(mvs_split_sections(&a2, 2, 1, 3, 1, outs, 3), MVS_ERR_INDIRECT, "negative");
+      CHECK_UNTOUCHED(outs);
+      /* ... but pieces that all start at offset 0 are fine: np.split(a2, 1, 1) is [a2],
+       * np.split(a2, [], 1) too, and np.split(a2, [4], 1) adds an empty piece, which slicing
+       * to length 0 does not move (as a2[:, 0:4] and a2[:, 4:] are fine with mvs_slice_axis) */
+      SENT(out);
+      CHECK_ST(mvs_slice_axis(&a2, 2, 1, 0, 4, MVS_NONE, &out), MVS_OK);
+      CHECK_VIEW_SUB(&out, 2, ends, "3 4", "8 -8", "0 -1");
+      SENT(out);
+      CHECK_ST(mvs_slice_axis(&a2, 2, 1, 4, MVS_NONE, MVS_NONE, &out), MVS_OK);
+      CHECK_VIEW_SUB(&out, 2, ends, "3 0", "8 -8", "0 -1");
+      SENT(outs);
+      CHECK_ST(mvs_split_sections(&a2, 2, 1, 1, 0, outs, 1), MVS_OK);
+      CHECK_VIEW_SUB(&outs[0], 2, ends, "3 4", "8 -8", "0 -1");
+      SENT(outs);
+      CHECK_ST(mvs_split_at(&a2, 2, 1, NULL, 0, outs), MVS_OK);
+      CHECK_VIEW_SUB(&outs[0], 2, ends, "3 4", "8 -8", "0 -1");
+      SENT(outs);
+      at[0] = 4;
+      CHECK_ST(mvs_split_at(&a2, 2, 1, at, 1, outs), MVS_OK);
+      CHECK_VIEW_SUB(&outs[0], 2, ends, "3 4", "8 -8", "0 -1");
+      CHECK_VIEW_SUB(&outs[1], 2, ends, "3 0", "8 -8", "0 -1");
+      /* and along axis 0, pieces move data, not the suboffset */
+      SENT(outs);
+      at[0] = 2;
+      CHECK_ST(mvs_split_at(&a2, 2, 0, at, 1, outs), MVS_OK);
+      CHECK_VIEW_SUB(&outs[0], 2, ends, "2 4", "8 -8", "0 -1");
+      CHECK_VIEW_SUB(&outs[1], 2, ends + 2, "1 4", "8 -8", "0 -1");
+      CHECK_ELEMS(&outs[1], 2, "103 102 101 100");
+    }
     /* a suboffset of 24 leaves room for three steps back */
     a2.suboffsets[0] = 24;
     a2.data = (char *)ptrs;
@@ -249,6 +287,15 @@ static void test_slice_axis(void) {
     CHECK_ST(mvs_index_axis(&a2, 2, -1, -1, &out), MVS_OK);
     CHECK_VIEW_SUB(&out, 1, ptrs, "3", "8", "0");
     CHECK_ELEMS(&out, 1, "200 0 100");
+    { /* np.split(a2, 2, 1): pieces at suboffsets 24 and 8 */
+      mvs_slice outs[2];
+      SENT(outs);
+      CHECK_ST(mvs_split_sections(&a2, 2, 1, 2, 0, outs, 2), MVS_OK);
+      CHECK_VIEW_SUB(&outs[0], 2, ptrs, "3 2", "8 -8", "24 -1");
+      CHECK_VIEW_SUB(&outs[1], 2, ptrs, "3 2", "8 -8", "8 -1");
+      CHECK_ELEMS(&outs[0], 2, "203 202 3 2 103 102");
+      CHECK_ELEMS(&outs[1], 2, "201 200 1 0 101 100");
+    }
   }
   /* B: slicing either axis moves data (no indirect axis before them) */
   {
@@ -413,6 +460,41 @@ static void test_refused(void) {
   CHECK_ERR(mvs_transpose(&views[0], 9, &out), MVS_ERR_NDIM, "ndim 9");
   CHECK_ERR(mvs_flip_axis(&views[0], 2, 2, &out), MVS_ERR_AXIS, "axis 2");
   CHECK_UNTOUCHED(out);
+  /* the span rule holds for indirect views too, counting strides only: row pointers 2^62
+   * bytes apart span 2^63 + 24 bytes, and nothing is read through them */
+  {
+    mvs_slice h = view_a(0);
+    ptrdiff_t idx[2] = {0, 0}, n;
+    void *p;
+    int nd, c;
+    mvs_index_item it;
+    h.strides[0] = (ptrdiff_t)1 << 62;
+    it.kind = MVS_ITEM_INDEX;
+    it.start = 0;
+    it.stop = it.step = 0;
+    SENT(out);
+    SENT(p);
+    SENT(nd);
+    SENT(n);
+    SENT(c);
+    CHECK_ERR(mvs_element_ptr(&h, 2, idx, &p), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_index_axis(&h, 2, 0, 0, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_index(&h, 2, &it, 1, &out, &nd), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_slice_axis(&h, 2, 1, 1, MVS_NONE, MVS_NONE, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_item_count(&h, 2, &n), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_is_contiguous(&h, 2, 8, 'C', MVS_CONTIG_NUMPY, &c), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_UNTOUCHED(out);
+    CHECK_UNTOUCHED(p);
+    CHECK_UNTOUCHED(nd);
+    CHECK_UNTOUCHED(n);
+    CHECK_UNTOUCHED(c);
+    /* a suboffset of PTRDIFF_MAX is not part of the span */
+    h = view_a(PTRDIFF_MAX);
+    CHECK_ST(mvs_item_count(&h, 2, &n), MVS_OK);
+    CHECK_EQ(n, 12);
+    CHECK_ST(mvs_slice_axis(&h, 2, 0, 1, MVS_NONE, MVS_NONE, &out), MVS_OK);
+    CHECK_VIEW_SUB(&out, 2, ptrs + 1, "2 4", "8 8", "9223372036854775807 -1");
+  }
   /* a direct view with 0-d... and with the indirect axis past ndim is direct */
   SENT(out);
   CHECK_ST(mvs_transpose(&views[1], 1, &out), MVS_OK);

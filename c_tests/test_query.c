@@ -180,8 +180,32 @@ static void test_counts(void) {
     CHECK_ERR(mvs_byte_count(&v, 3, 2, &n), MVS_ERR_OVERFLOW, "overflow");
     CHECK_UNTOUCHED(n);
   }
-  /* a zero-size view is 0 items even when the other extents multiply past PTRDIFF_MAX
-   * (mvs_view_strided accepts such a view) */
+  /* a zero-size view is 0 items even when the other extents multiply past PTRDIFF_MAX,
+   * wherever the zero is and whatever the strides (a zero-size view spans 0 bytes) */
+  {
+    ptrdiff_t h[4], st[4];
+    int k;
+    for (k = 0; k < 4; k++) {
+      int j;
+      for (j = 0; j < 4; j++) {
+        h[j] = j == k ? 0 : PTRDIFF_MAX;
+        st[j] = j % 2 ? PTRDIFF_MIN : PTRDIFF_MAX;
+      }
+      v = hand_view(NULL, 4, h, st);
+      SENT(n);
+      CHECK_ST(mvs_item_count(&v, 4, &n), MVS_OK);
+      CHECK_EQ(n, 0);
+      SENT(n);
+      CHECK_ST(mvs_byte_count(&v, 4, PTRDIFF_MAX, &n), MVS_OK);
+      CHECK_EQ(n, 0);
+    }
+    /* ... but only extents within ndim count: without the zero, the product overflows */
+    st[0] = st[1] = st[2] = st[3] = 0;
+    v = hand_view(NULL, 4, h, st);
+    CHECK_ST(mvs_item_count(&v, 4, &n), MVS_OK);
+    CHECK_EQ(n, 0);
+    CHECK_ERR(mvs_item_count(&v, 3, &n), MVS_ERR_OVERFLOW, "overflow");
+  }
   {
     ptrdiff_t h[3], st[3] = {8, 8, 8};
     h[0] = 2;
@@ -320,11 +344,33 @@ static void test_byte_extent_bounds(void) {
     st[1] = -1;
     x = hand_view(NULL, 2, h, st);
     CHECK_ERR(mvs_byte_extent(&x, 2, 1, &lo, &hi), MVS_ERR_OVERFLOW, "overflow");
+    /* lo = PTRDIFF_MIN alone would fit, but the span 2^63 does not */
+    CHECK_ERR(mvs_byte_extent(&x, 1, 1, &lo, &hi), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_check_bounds(&x, 1, 1, buf, PTRDIFF_MAX), MVS_ERR_OVERFLOW, "overflow");
     CHECK_UNTOUCHED(lo);
     CHECK_UNTOUCHED(hi);
+    st[0] = PTRDIFF_MIN + 1; /* span PTRDIFF_MAX */
+    x = hand_view(NULL, 1, h, st);
     CHECK_ST(mvs_byte_extent(&x, 1, 1, &lo, &hi), MVS_OK);
-    CHECK_EQ(lo, PTRDIFF_MIN);
+    CHECK_EQ(lo, PTRDIFF_MIN + 1);
     CHECK_EQ(hi, 1);
+    CHECK_ST(mvs_byte_extent(&x, 1, 8, &lo, &hi), MVS_OK);
+    CHECK_EQ(lo, PTRDIFF_MIN + 1);
+    CHECK_EQ(hi, 8);
+    st[0] = PTRDIFF_MAX; /* span PTRDIFF_MAX too, but hi = PTRDIFF_MAX + 1 */
+    x = hand_view(NULL, 1, h, st);
+    SENT(lo);
+    SENT(hi);
+    CHECK_ERR(mvs_byte_extent(&x, 1, 1, &lo, &hi), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_UNTOUCHED(lo);
+    CHECK_UNTOUCHED(hi);
+    /* -(PTRDIFF_MAX - 1) from PTRDIFF_MAX: bytes [1, PTRDIFF_MAX + 1) */
+    st[0] = 1 - PTRDIFF_MAX;
+    x = hand_view((void *)addr_at(NULL, PTRDIFF_MAX), 1, h, st);
+    CHECK_ST(mvs_check_bounds(&x, 1, 1, addr_at(NULL, 1), PTRDIFF_MAX), MVS_OK);
+    CHECK_ERR(mvs_check_bounds(&x, 1, 1, addr_at(NULL, 1), PTRDIFF_MAX - 1), MVS_ERR_BOUNDS, "outside");
+    CHECK_ST(mvs_check_bounds(&x, 1, 1, addr_at(NULL, 2), PTRDIFF_MAX), MVS_ERR_BOUNDS);
+    CHECK_ST(mvs_check_bounds(&x, 1, 2, addr_at(NULL, 1), PTRDIFF_MAX), MVS_ERR_BOUNDS);
     h[0] = 3;
     st[0] = P62;
     x = hand_view(NULL, 1, h, st);
@@ -413,9 +459,9 @@ static void test_may_overlap(void) {
     w.strides[6] = 16; /* axis 6 now steps like axis 2 */
     OVERLAP(&w, 8, 8, 1);
   }
-  /* overflow */
+  /* sources whose span exceeds PTRDIFF_MAX are refused; a span of PTRDIFF_MAX is fine */
   {
-    ptrdiff_t h = 2, st = PTRDIFF_MIN;
+    ptrdiff_t h = 2, st = PTRDIFF_MIN, h2[2] = {2, 2}, st2[2];
     mvs_slice x = hand_view(NULL, 1, &h, &st);
     SENT(r);
     CHECK_ERR(mvs_may_overlap(&x, 1, 8, &r), MVS_ERR_OVERFLOW, "overflow");
@@ -423,11 +469,24 @@ static void test_may_overlap(void) {
     st = P62;
     x = hand_view(NULL, 1, &h, &st);
     CHECK_ERR(mvs_may_overlap(&x, 1, 8, &r), MVS_ERR_OVERFLOW, "overflow");
+    st2[0] = P62;
+    st2[1] = -P62;
+    x = hand_view(NULL, 2, h2, st2);
+    CHECK_ERR(mvs_may_overlap(&x, 2, 8, &r), MVS_ERR_OVERFLOW, "overflow");
     CHECK_UNTOUCHED(r);
     h = 2;
     st = PTRDIFF_MAX;
     x = hand_view(NULL, 1, &h, &st);
     OVERLAP(&x, 1, 8, 0);
+    st = PTRDIFF_MIN + 1;
+    x = hand_view(NULL, 1, &h, &st);
+    OVERLAP(&x, 1, 8, 0);
+    /* (2, 2), strides (P62, P62 - 1): the larger step does not clear the smaller axis's
+     * span plus an item, P62 - 1 + 8 */
+    st2[1] = P62 - 1;
+    x = hand_view(NULL, 2, h2, st2);
+    OVERLAP(&x, 2, 8, 1);
+    OVERLAP(&x, 2, 1, 0);
   }
 
   SENT(r);
@@ -505,40 +564,86 @@ static void test_element_ptr(void) {
     CHECK_ERR(mvs_element_ptr(&s0, 8, idx, &p), MVS_ERR_INDEX, "index 3 is out of range for axis 7 of size 3");
     CHECK_UNTOUCHED(p);
   }
-  /* overflow, and huge offsets that fit */
+  /* a source whose span exceeds PTRDIFF_MAX is refused, whichever element is asked for */
   {
-    ptrdiff_t h = 4, st = P62;
+    ptrdiff_t h = 4, st = P62; /* span 3 * 2^62 */
     mvs_slice x = hand_view(NULL, 1, &h, &st);
-    idx[0] = 2;
     SENT(p);
+    idx[0] = 2;
     CHECK_ERR(mvs_element_ptr(&x, 1, idx, &p), MVS_ERR_OVERFLOW, "overflow");
-    CHECK_UNTOUCHED(p);
-    idx[0] = 1;
-    CHECK_ST(mvs_element_ptr(&x, 1, idx, &p), MVS_OK);
-    CHECK(ADDR(p) == (uintptr_t)P62);
-    st = -P62;
+    idx[0] = 1; /* 2^62 bytes in would fit */
+    CHECK_ERR(mvs_element_ptr(&x, 1, idx, &p), MVS_ERR_OVERFLOW, "overflow");
+    idx[0] = 0;
+    CHECK_ERR(mvs_element_ptr(&x, 1, idx, &p), MVS_ERR_OVERFLOW, "overflow");
+    h = 3;
+    st = -P62; /* span 2^63 = PTRDIFF_MAX + 1; x[2] at -2^63 would fit */
     x = hand_view(NULL, 1, &h, &st);
-    idx[0] = 2; /* -2^63 fits */
-    CHECK_ST(mvs_element_ptr(&x, 1, idx, &p), MVS_OK);
-    CHECK(ADDR(p) == (uintptr_t)1 << 63);
-    /* each term fits, the sum does not: offset 2^62 + 2^62 */
+    idx[0] = 2;
+    CHECK_ERR(mvs_element_ptr(&x, 1, idx, &p), MVS_ERR_OVERFLOW, "overflow");
     {
       ptrdiff_t h2[2] = {2, 2}, st2[2];
       st2[0] = P62;
-      st2[1] = P62;
+      st2[1] = P62; /* each term fits, the sum does not */
       x = hand_view(NULL, 2, h2, st2);
       idx[0] = 1;
       idx[1] = 0;
-      CHECK_ST(mvs_element_ptr(&x, 2, idx, &p), MVS_OK);
-      CHECK(ADDR(p) == (uintptr_t)P62);
-      idx[1] = 1;
-      SENT(p);
       CHECK_ERR(mvs_element_ptr(&x, 2, idx, &p), MVS_ERR_OVERFLOW, "overflow");
-      CHECK_UNTOUCHED(p);
-      st2[1] = -P62; /* 2^62 - 2^62 = 0: fine */
+      idx[1] = 1;
+      CHECK_ERR(mvs_element_ptr(&x, 2, idx, &p), MVS_ERR_OVERFLOW, "overflow");
+      st2[1] = -P62; /* x[1, 1] is at 0, but the span is still 2^63 */
       x = hand_view(NULL, 2, h2, st2);
-      CHECK_ST(mvs_element_ptr(&x, 2, idx, &p), MVS_OK);
-      CHECK(ADDR(p) == 0);
+      CHECK_ERR(mvs_element_ptr(&x, 2, idx, &p), MVS_ERR_OVERFLOW, "overflow");
+    }
+    CHECK_UNTOUCHED(p);
+  }
+  /* span exactly PTRDIFF_MAX: every element is exact, the far one included */
+  {
+    ptrdiff_t h2[2] = {2, 2}, st2[2];
+    mvs_slice x;
+    st2[0] = P62;
+    st2[1] = P62 - 1;
+    x = hand_view(NULL, 2, h2, st2);
+    idx[0] = 1;
+    idx[1] = 1;
+    SENT(p);
+    CHECK_ST(mvs_element_ptr(&x, 2, idx, &p), MVS_OK);
+    CHECK_PTR(p, addr_at(NULL, PTRDIFF_MAX));
+    idx[0] = -1;
+    idx[1] = -2;
+    CHECK_ST(mvs_element_ptr(&x, 2, idx, &p), MVS_OK);
+    CHECK_PTR(p, addr_at(NULL, P62));
+    idx[0] = 0;
+    idx[1] = 1;
+    CHECK_ST(mvs_element_ptr(&x, 2, idx, &p), MVS_OK);
+    CHECK_PTR(p, addr_at(NULL, P62 - 1));
+    st2[0] = -P62; /* from data: -2^62, 2^62 - 1 and -1 */
+    x = hand_view(NULL, 2, h2, st2);
+    idx[0] = 1;
+    idx[1] = 0;
+    CHECK_ST(mvs_element_ptr(&x, 2, idx, &p), MVS_OK);
+    CHECK_PTR(p, addr_at(NULL, -P62));
+    idx[1] = 1;
+    CHECK_ST(mvs_element_ptr(&x, 2, idx, &p), MVS_OK);
+    CHECK_PTR(p, addr_at(NULL, -1));
+    st2[1] = 1 - P62; /* x[1, 1] is PTRDIFF_MAX below data */
+    x = hand_view(buf, 2, h2, st2);
+    CHECK_ST(mvs_element_ptr(&x, 2, idx, &p), MVS_OK);
+    CHECK_PTR(p, addr_at(buf, -PTRDIFF_MAX));
+    {
+      ptrdiff_t h = 2, st = PTRDIFF_MIN + 1;
+      x = hand_view(NULL, 1, &h, &st);
+      idx[0] = 1;
+      CHECK_ST(mvs_element_ptr(&x, 1, idx, &p), MVS_OK);
+      CHECK_PTR(p, addr_at(NULL, -PTRDIFF_MAX));
+      h = 8;
+      st = PTRDIFF_MAX / 7; /* 7 * st == PTRDIFF_MAX */
+      x = hand_view(NULL, 1, &h, &st);
+      idx[0] = 7;
+      CHECK_ST(mvs_element_ptr(&x, 1, idx, &p), MVS_OK);
+      CHECK_PTR(p, addr_at(NULL, PTRDIFF_MAX));
+      idx[0] = -4;
+      CHECK_ST(mvs_element_ptr(&x, 1, idx, &p), MVS_OK);
+      CHECK_PTR(p, addr_at(NULL, 4 * (PTRDIFF_MAX / 7)));
     }
   }
 

@@ -264,28 +264,39 @@ static void test_reshape(void) {
     bad.shape[2] = -4;
     CHECK_ERR(mvs_reshape(&bad, 3, 8, 1, t, 'C', &out), MVS_ERR_SHAPE, "-4");
   }
-  /* Overflow: the source's item count, the target's, the chain check, the new strides */
+  /* Overflow: the source's span, its item count, the target's, the chain check */
   {
-    ptrdiff_t sh[2], st[2];
+    ptrdiff_t sh[3], st[3];
     mvs_slice h;
     sh[0] = PTRDIFF_MAX;
     sh[1] = 2;
     st[0] = 16;
     st[1] = 8;
-    h = hand_view(NULL, 2, sh, st);
+    h = hand_view(NULL, 2, sh, st); /* spans (PTRDIFF_MAX - 1) * 16 + 8 bytes: refused */
     t[0] = -1;
     CHECK_ERR(mvs_reshape(&h, 2, 8, 1, t, 'C', &out), MVS_ERR_OVERFLOW, "overflow");
+    st[0] = 0;
+    st[1] = 0;
+    h = hand_view(NULL, 2, sh, st); /* spans 0 bytes, but has 2 * PTRDIFF_MAX items */
+    CHECK_ERR(mvs_reshape(&h, 2, 8, 1, t, 'C', &out), MVS_ERR_OVERFLOW, "overflow");
+    sh[0] = P62;
+    st[0] = 2;
+    st[1] = 1;
+    h = hand_view(NULL, 2, sh, st); /* spans exactly PTRDIFF_MAX bytes, has 2^63 items */
+    CHECK_ERR(mvs_reshape(&h, 2, 1, 1, t, 'C', &out), MVS_ERR_OVERFLOW, "overflow");
     t[0] = P62;
     t[1] = 4;
     CHECK_ERR(mvs_reshape(&x, 3, 8, 2, t, 'C', &out), MVS_ERR_OVERFLOW, "overflow");
+    /* (2, 2^61) with strides (3, 4) spans 3 + (2^61 - 1) * 4 = PTRDIFF_MAX bytes; merging its
+     * axes needs 3 == 2^61 * 4, a product that does not even fit: a copy, not an overflow */
     sh[0] = 2;
     sh[1] = P62 / 2;
-    st[0] = 8;
-    st[1] = 8;
+    st[0] = 3;
+    st[1] = 4;
     h = hand_view(NULL, 2, sh, st);
     t[0] = P62;
-    /* the chain check 8 == 2^61 * 8 cannot hold (the product does not even fit): a copy */
-    CHECK_ERR(mvs_reshape(&h, 2, 8, 1, t, 'C', &out), MVS_ERR_NEEDS_COPY, "copy");
+    CHECK_ERR(mvs_reshape(&h, 2, 1, 1, t, 'C', &out), MVS_ERR_NEEDS_COPY, "copy");
+    /* 2^62 items 8 apart span more than PTRDIFF_MAX: refused whatever the target */
     sh[0] = P62;
     st[0] = 8;
     h = hand_view(NULL, 1, sh, st);
@@ -295,6 +306,7 @@ static void test_reshape(void) {
     t[0] = P62 / 2;
     t[1] = 2;
     CHECK_ERR(mvs_reshape(&h, 1, 8, 2, t, 'F', &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_reshape(&h, 1, 8, 1, sh, 'C', &out), MVS_ERR_OVERFLOW, "overflow");
     /* the same with a small enough stride is fine */
     st[0] = 1;
     h = hand_view(NULL, 1, sh, st);
@@ -306,6 +318,60 @@ static void test_reshape(void) {
     CHECK_EQ(w.strides[1], 1);
   }
   CHECK_UNTOUCHED(out);
+  /* span exactly PTRDIFF_MAX: 8 items PTRDIFF_MAX / 7 apart, reshaped to (2, 4) and (4, 2) */
+  {
+    const ptrdiff_t s7 = PTRDIFF_MAX / 7;
+    ptrdiff_t n8 = 8, idx[2];
+    const ptrdiff_t sh24[2] = {2, 4}, c24[2] = {4 * (PTRDIFF_MAX / 7), PTRDIFF_MAX / 7};
+    const ptrdiff_t f24[2] = {PTRDIFF_MAX / 7, 2 * (PTRDIFF_MAX / 7)};
+    mvs_slice h = hand_view(NULL, 1, &n8, &s7);
+    void *p = NULL;
+    t[0] = 2;
+    t[1] = 4;
+    SENT(w);
+    CHECK_ST(mvs_reshape(&h, 1, 8, 2, t, 'C', &w), MVS_OK);
+    CHECK_VIEW_ARR(&w, 2, NULL, sh24, c24);
+    idx[0] = 1;
+    idx[1] = 3;
+    CHECK_ST(mvs_element_ptr(&w, 2, idx, &p), MVS_OK);
+    CHECK_PTR(p, addr_at(NULL, PTRDIFF_MAX));
+    SENT(w);
+    CHECK_ST(mvs_reshape(&h, 1, 8, 2, t, 'F', &w), MVS_OK);
+    CHECK_VIEW_ARR(&w, 2, NULL, sh24, f24);
+    /* and back to 8, from the C-order (2, 4) */
+    CHECK_ST(mvs_reshape(&h, 1, 8, 2, t, 'C', &w), MVS_OK);
+    CHECK_ST(mvs_reshape(&w, 2, 8, 1, &n8, 'C', &w), MVS_OK);
+    CHECK_VIEW1(&w, NULL, 8, s7);
+  }
+  /* a zero-size source always reshapes, even when its other extents multiply past PTRDIFF_MAX
+   * and its strides are anything: (PTRDIFF_MAX, 2, 0) */
+  {
+    ptrdiff_t sh[3], st[3];
+    mvs_slice z;
+    sh[0] = PTRDIFF_MAX;
+    sh[1] = 2;
+    sh[2] = 0;
+    st[0] = PTRDIFF_MIN;
+    st[1] = PTRDIFF_MAX;
+    st[2] = 8;
+    z = hand_view(buf, 3, sh, st);
+    t[0] = -1;
+    SENT(w);
+    CHECK_ST(mvs_reshape(&z, 3, 8, 1, t, 'C', &w), MVS_OK);
+    CHECK_VIEW(&w, 1, buf, "0", "8");
+    t[0] = 0;
+    t[1] = 5;
+    SENT(w);
+    CHECK_ST(mvs_reshape(&z, 3, 8, 2, t, 'C', &w), MVS_OK);
+    CHECK_VIEW(&w, 2, buf, "0 5", "40 8");
+    SENT(w);
+    CHECK_ST(mvs_reshape(&z, 3, 8, 2, t, 'F', &w), MVS_OK);
+    CHECK_VIEW(&w, 2, buf, "0 5", "8 8");
+    t[0] = 1;
+    SENT(out);
+    CHECK_ERR(mvs_reshape(&z, 3, 8, 2, t, 'C', &out), MVS_ERR_SHAPE, "5 items");
+    CHECK_UNTOUCHED(out);
+  }
 }
 
 /* Checks piece i of a 1-D split of buf: data at item `off`, `len` items, stride 8. */
@@ -415,13 +481,38 @@ static void test_split_sections(void) {
     bad.shape[0] = -10;
     CHECK_ERR(mvs_split_sections(&bad, 1, 0, 5, 0, outs, 5), MVS_ERR_SHAPE, "-10");
   }
-  {
+  { /* a source spanning 2^63 bytes is refused, even when split into one piece */
     ptrdiff_t sh = 3, st = P62;
     mvs_slice h = hand_view(NULL, 1, &sh, &st);
     CHECK_ERR(mvs_split_sections(&h, 1, 0, 3, 0, outs, 3), MVS_ERR_OVERFLOW, "overflow");
     CHECK_ERR(mvs_split_sections(&h, 1, 0, 1, 0, outs, 1), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_split_sections(&h, 1, 0, 2, 1, outs, 2), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_split_sections(&h, 1, 0, 3, 0, NULL, 0), MVS_ERR_OVERFLOW, "overflow");
   }
+  /* outs of length 0 may be NULL (rule of every array): the count mismatch is reported */
+  CHECK_ERR(mvs_split_sections(&a, 1, 0, 5, 0, NULL, 0), MVS_ERR_VALUE, "output count 0");
+  CHECK_ERR(mvs_split_sections(&a, 1, 0, 1, 1, NULL, 0), MVS_ERR_VALUE, "output count 0");
+  CHECK_ERR(mvs_split_sections(&a, 1, 0, 3, 0, NULL, 0), MVS_ERR_VALUE, "");
+  CHECK_ERR(mvs_split_sections(&a, 1, 0, -1, 0, NULL, 0), MVS_ERR_VALUE, "sections -1");
+  CHECK_ERR(mvs_split_sections(&a, 1, 1, 5, 0, NULL, 0), MVS_ERR_AXIS, "axis 1");
+  CHECK_ERR(mvs_split_sections(NULL, 1, 0, 5, 0, NULL, 0), MVS_ERR_NULL, "src");
+  CHECK_ERR(mvs_split_sections(&a, 9, 0, 5, 0, NULL, 0), MVS_ERR_NDIM, "ndim 9");
   CHECK_UNTOUCHED(outs);
+  { /* span exactly PTRDIFF_MAX: the last piece starts at the far end */
+    ptrdiff_t sh = 8, st = PTRDIFF_MAX / 7;
+    mvs_slice h = hand_view(NULL, 1, &sh, &st);
+    SENT(outs);
+    CHECK_ST(mvs_split_sections(&h, 1, 0, 8, 0, outs, 8), MVS_OK);
+    CHECK_VIEW1(&outs[0], NULL, 1, st);
+    CHECK_VIEW1(&outs[4], addr_at(NULL, 4 * st), 1, st);
+    CHECK_VIEW1(&outs[7], addr_at(NULL, PTRDIFF_MAX), 1, st);
+    SENT(outs);
+    CHECK_ST(mvs_split_sections(&h, 1, 0, 3, 1, outs, 3), MVS_OK); /* 3, 3, 2 */
+    CHECK_VIEW1(&outs[0], NULL, 3, st);
+    CHECK_VIEW1(&outs[1], addr_at(NULL, 3 * st), 3, st);
+    CHECK_VIEW1(&outs[2], addr_at(NULL, 6 * st), 2, st);
+    CHECK(is_sentinel_(&outs[3], 5 * sizeof outs[0]));
+  }
 }
 
 static void test_split_at(void) {
@@ -510,14 +601,66 @@ static void test_split_at(void) {
     bad.shape[0] = -1;
     CHECK_ERR(mvs_split_at(&bad, 1, 0, idx, 1, outs), MVS_ERR_SHAPE, "-1");
   }
-  {
+  { /* a source spanning 2^63 bytes is refused, however it is split */
     ptrdiff_t sh = 3, st = P62;
     mvs_slice h = hand_view(NULL, 1, &sh, &st);
     idx[0] = 1;
     CHECK_ERR(mvs_split_at(&h, 1, 0, idx, 1, outs), MVS_ERR_OVERFLOW, "overflow");
     CHECK_ERR(mvs_split_at(&h, 1, 0, NULL, 0, outs), MVS_ERR_OVERFLOW, "overflow");
+    idx[0] = 0;
+    CHECK_ERR(mvs_split_at(&h, 1, 0, idx, 1, outs), MVS_ERR_OVERFLOW, "overflow");
   }
   CHECK_UNTOUCHED(outs);
+  { /* span exactly PTRDIFF_MAX: (2, 2) with strides (P62 - 1, P62) split along axis 1 */
+    ptrdiff_t sh[2] = {2, 2}, st[2];
+    mvs_slice h;
+    st[0] = P62 - 1;
+    st[1] = P62;
+    h = hand_view(NULL, 2, sh, st);
+    idx[0] = 1;
+    SENT(outs);
+    CHECK_ST(mvs_split_at(&h, 2, 1, idx, 1, outs), MVS_OK);
+    CHECK_VIEW(&outs[0], 2, NULL, "2 1", "4611686018427387903 4611686018427387904");
+    CHECK_VIEW(&outs[1], 2, addr_at(NULL, P62), "2 1", "4611686018427387903 4611686018427387904");
+    idx[0] = -1;
+    SENT(outs);
+    CHECK_ST(mvs_split_at(&h, 2, 0, idx, 1, outs), MVS_OK);
+    CHECK_VIEW(&outs[1], 2, addr_at(NULL, P62 - 1), "1 2", "4611686018427387903 4611686018427387904");
+    {
+      void *p = NULL;
+      ptrdiff_t at[2] = {0, 1};
+      CHECK_ST(mvs_element_ptr(&outs[1], 2, at, &p), MVS_OK);
+      CHECK_PTR(p, addr_at(NULL, PTRDIFF_MAX));
+    }
+  }
+  /* A zero-size view spans 0 bytes whatever its strides, but moving along a non-empty axis
+   * still adds offsets: z = (0, 4) with strides (8, PTRDIFF_MAX / 2) moves PTRDIFF_MAX - 1
+   * bytes for z[:, 2:] and would overflow for z[:, 3:]. A split only makes the pieces it is
+   * asked for, and these fit. */
+  {
+    ptrdiff_t sh[2] = {0, 4}, st[2] = {8, PTRDIFF_MAX / 2};
+    mvs_slice z = hand_view(buf, 2, sh, st);
+    SENT(outs);
+    CHECK_ST(mvs_slice_axis(&z, 2, 1, 2, MVS_NONE, MVS_NONE, &outs[0]), MVS_OK);
+    CHECK_VIEW(&outs[0], 2, addr_at(buf, PTRDIFF_MAX - 1), "0 2", "8 4611686018427387903");
+    CHECK_ERR(mvs_slice_axis(&z, 2, 1, 3, MVS_NONE, MVS_NONE, &outs[1]), MVS_ERR_OVERFLOW, "overflow");
+    idx[0] = 2;
+    SENT(outs);
+    CHECK_ST(mvs_split_at(&z, 2, 1, idx, 1, outs), MVS_OK);
+    CHECK_VIEW(&outs[0], 2, buf, "0 2", "8 4611686018427387903");
+    CHECK_VIEW(&outs[1], 2, addr_at(buf, PTRDIFF_MAX - 1), "0 2", "8 4611686018427387903");
+    SENT(outs);
+    CHECK_ST(mvs_split_sections(&z, 2, 1, 2, 0, outs, 2), MVS_OK);
+    CHECK_VIEW(&outs[1], 2, addr_at(buf, PTRDIFF_MAX - 1), "0 2", "8 4611686018427387903");
+    SENT(outs);
+    CHECK_ST(mvs_split_at(&z, 2, 1, NULL, 0, outs), MVS_OK); /* the whole, unmoved */
+    CHECK_VIEW(&outs[0], 2, buf, "0 4", "8 4611686018427387903");
+    SENT(outs);
+    idx[0] = 3; /* z[:, 3:] does not fit */
+    CHECK_ERR(mvs_split_at(&z, 2, 1, idx, 1, outs), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_split_sections(&z, 2, 1, 4, 0, outs, 4), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_UNTOUCHED(outs);
+  }
 }
 
 int main(void) {
