@@ -192,7 +192,7 @@ unsafe fn split<I>(
     op: impl FnOnce(View<RawPtr>) -> Result<I, Failure>,
 ) -> mvs_status
 where
-    I: ExactSizeIterator<Item = view::Result<View<RawPtr>>>,
+    I: ExactSizeIterator<Item = view::Result<View<RawPtr>>> + Clone,
 {
     run(|| {
         // An array of length 0 may be NULL; the count check below then reports the mismatch.
@@ -203,8 +203,10 @@ where
         if nouts != pieces.len() as isize {
             return Err(view::Error::Count { what: "output count", count: nouts }.into());
         }
-        // The view arithmetic validated every piece before the first is produced (see
-        // `View::pieces`), so an error cannot follow a write.
+        // Every piece is checked before the first is written.
+        for piece in pieces.clone() {
+            piece?;
+        }
         for (i, piece) in pieces.enumerate() {
             let piece = to_slice(&piece?, memview);
             // SAFETY: `i < nouts` and `outs` points to `nouts` writable slices.

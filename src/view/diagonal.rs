@@ -19,12 +19,9 @@ impl<P: Addr> View<P> {
         let (s1, s2) = (self.strides[a1], self.strides[a2]);
         // Walk `skip` positions along the offset axis, then pair the rest.
         let (skip, along, stride, other) = if offset >= 0 { (offset.unsigned_abs(), n2, s2, n1) } else { (offset.unsigned_abs(), n1, s1, n2) };
-        let (len, start) = if skip >= along as usize {
-            (0, 0)
-        } else {
-            let skip = skip as isize;
-            ((along - skip).min(other), mul(skip, stride)?)
-        };
+        let len = if skip >= along as usize { 0 } else { (along - skip as isize).min(other) };
+        // An empty diagonal adds no offset (a free choice: it addresses nothing).
+        let start = if len > 0 { mul(skip as isize, stride)? } else { 0 };
         let diag_stride = if len > 1 { add(s1, s2)? } else { s1 };
         self.data = self.data.byte_offset(start);
         let (hi, lo) = (a1.max(a2), a1.min(a2));

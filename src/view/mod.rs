@@ -227,8 +227,12 @@ fn span(shape: &[isize], strides: &[isize]) -> Result<isize> {
     if shape.contains(&0) {
         return Ok(0);
     }
-    // In u128 no term or sum can overflow (8 terms below 2^126 each): one check at the end.
-    let total: u128 = shape.iter().zip(strides).map(|(&len, &stride)| (len - 1) as u128 * stride.unsigned_abs() as u128).sum();
+    // In u128 no term overflows (each is below 2^126); the sum saturates, far above isize::MAX.
+    let total = shape
+        .iter()
+        .zip(strides)
+        .map(|(&len, &stride)| (len - 1) as u128 * stride.unsigned_abs() as u128)
+        .fold(0u128, u128::saturating_add);
     isize::try_from(total).map_err(|_| Error::Overflow)
 }
 

@@ -5,7 +5,7 @@ use super::*;
 impl<P: Addr> View<P> {
     /// `np.split(a, sections, axis)` (`uneven == false`: the extent must divide evenly) or
     /// `np.array_split` (`uneven == true`: the first `len % sections` pieces get one more).
-    pub fn split_sections(&self, axis: isize, sections: isize, uneven: bool) -> Result<impl ExactSizeIterator<Item = Result<Self>>> {
+    pub fn split_sections(&self, axis: isize, sections: isize, uneven: bool) -> Result<impl ExactSizeIterator<Item = Result<Self>> + Clone> {
         let ax = self.axis(axis)?;
         if sections <= 0 {
             return Err(Error::Sections { sections });
@@ -21,7 +21,7 @@ impl<P: Addr> View<P> {
 
     /// `np.split(a, indices, axis)`: the pieces `[:i0]`, `[i0:i1]`, ..., `[ik:]`, each with
     /// Python's slice semantics (negatives count from the end, bounds clamp).
-    pub fn split_at<'a>(&self, axis: isize, indices: &'a [isize]) -> Result<impl ExactSizeIterator<Item = Result<Self>> + 'a>
+    pub fn split_at<'a>(&self, axis: isize, indices: &'a [isize]) -> Result<impl ExactSizeIterator<Item = Result<Self>> + Clone + 'a>
     where
         P: 'a,
     {
@@ -34,14 +34,11 @@ impl<P: Addr> View<P> {
         })
     }
 
-    /// The `count` pieces `self[bound(i):bound(i + 1)]` along `axis`. Every piece's origin lies
-    /// between the axis's first and last position, so once slicing at the last position
-    /// succeeds (the offset arithmetic most likely to overflow), every piece does: callers may
-    /// write pieces as they come and still fail before writing anything.
-    fn pieces(&self, axis: usize, count: isize, bound: impl Fn(isize) -> isize) -> Result<impl ExactSizeIterator<Item = Result<Self>>> {
+    /// The `count` pieces `self[bound(i):bound(i + 1)]` along `axis`, computed as the iterator
+    /// is walked. It is `Clone`, so a caller that must not write anything on failure can walk it
+    /// once to check every piece, then again to write them.
+    fn pieces(&self, axis: usize, count: isize, bound: impl Fn(isize) -> isize + Clone) -> Result<impl ExactSizeIterator<Item = Result<Self>> + Clone> {
         let v = *self;
-        let mut last = v;
-        last.slice_axis(axis as isize, -1, NONE, 1)?;
         let count = usize::try_from(count).map_err(|_| Error::Count { what: "piece count", count })?;
         Ok((0..count as isize).map(move |i| {
             let mut piece = v;
