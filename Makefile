@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib demo test check-header rust-test c-test numpy-test readme-example bench miri clean
+.PHONY: all lib demo test check-header header-alone rust-test c-test numpy-test readme-example bench miri clean
 
 all: lib
 
@@ -42,7 +42,7 @@ demo: lib $(EXAMPLES)
 	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; done
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header rust-test c-test numpy-test readme-example
+test: check-header header-alone rust-test c-test numpy-test readme-example
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
 check-header: lib
@@ -50,6 +50,11 @@ check-header: lib
 	  git diff --exit-code --stat -- include/memviewslice.h || \
 	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
 	fi
+
+# The header compiles on its own, as C11 and as C++, with strict warnings.
+header-alone:
+	echo '#include "memviewslice.h"' | $(CC) -std=c11 $(STRICT) -Iinclude -fsyntax-only -x c -
+	echo '#include "memviewslice.h"' | $(CXX) -std=c++11 $(STRICT) -Iinclude -fsyntax-only -x c++ -
 
 rust-test:
 	$(CARGO) test --release
