@@ -352,9 +352,8 @@ mvs_status mvs_index_axis(const struct mvs_slice *src,
  *
  * Errors: the common ones, `MVS_ERR_INDEX` (an index out of range, more integers and slices
  * than dimensions, two ellipses), `MVS_ERR_STEP`, `MVS_ERR_INDIRECT` (as in `mvs_index_axis`
- * and `mvs_slice_axis`), `MVS_ERR_VALUE` (unknown
- * item kind, `nitems` out of range). Items are applied in order; the first failing one decides
- * the error.
+ * and `mvs_slice_axis`), `MVS_ERR_VALUE` (unknown item kind, `nitems` out of range). Items are
+ * applied in order; the first failing one decides the error.
  *
  * # Safety
  * `src` points to a readable `mvs_slice`, `items` to `nitems` readable items, `out` to a

@@ -94,9 +94,8 @@ pub unsafe extern "C" fn mvs_index_axis(
 ///
 /// Errors: the common ones, `MVS_ERR_INDEX` (an index out of range, more integers and slices
 /// than dimensions, two ellipses), `MVS_ERR_STEP`, `MVS_ERR_INDIRECT` (as in `mvs_index_axis`
-/// and `mvs_slice_axis`), `MVS_ERR_VALUE` (unknown
-/// item kind, `nitems` out of range). Items are applied in order; the first failing one decides
-/// the error.
+/// and `mvs_slice_axis`), `MVS_ERR_VALUE` (unknown item kind, `nitems` out of range). Items are
+/// applied in order; the first failing one decides the error.
 ///
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `items` to `nitems` readable items, `out` to a
