@@ -34,7 +34,7 @@ $(VPY): tests/requirements.txt
 # --- demo ---------------------------------------------------------------------------------
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 
-$(BUILD)/examples/%: examples/%.c include/memviewslice.h lib
+$(BUILD)/examples/%: examples/%.c examples/common.h include/memviewslice.h lib
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(STRICT) -O2 -Iinclude $< -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
 
