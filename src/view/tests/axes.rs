@@ -77,7 +77,7 @@ fn axes_hand_cases() {
 }
 
 proptest! {
-    #![proptest_config(config(384))]
+    #![proptest_config(config(768))]
 
     #[test]
     fn transpose_reverses((v, _) in arb_view(0..=8)) {

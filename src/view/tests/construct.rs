@@ -102,7 +102,7 @@ fn subview_problem_one() {
 }
 
 proptest! {
-    #![proptest_config(config(384))]
+    #![proptest_config(config(768))]
 
     #[test]
     fn contiguous_layout_is_item_k_at_k(shape in arb_shape(0..=8), itemsize in 1..=16isize, f in any::<bool>()) {

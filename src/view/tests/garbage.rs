@@ -120,29 +120,11 @@ fn direct(v: &V) -> bool {
     v.suboffsets()[..v.ndim()].iter().all(|&s| s < 0)
 }
 
-/// The structural invariants, except that a result derived from an indirect view may have a
-/// suboffset below -1: that is a known bug (see indirect::suboffset_must_not_become_negative),
-/// kept out of this test so that it keeps guarding everything else.
-fn structure(out: &V, from_indirect: bool) {
-    if !from_indirect {
-        return invariants(out);
-    }
-    let n = out.ndim();
-    assert!(n <= MAX_DIMS);
-    assert!(out.shape()[..n].iter().all(|&d| d >= 0), "{out:?}");
-    for k in n..MAX_DIMS {
-        assert_eq!((out.shape()[k], out.strides()[k], out.suboffsets()[k]), (0, 0, -1), "{out:?}");
-    }
-}
-
 /// For a direct source whose byte extent is representable: every element of `out` lies
 /// within the source's range of element addresses.
 fn contained(src: &V, out: &V) {
-    if !direct(src) {
-        return structure(out, true);
-    }
     invariants(out);
-    if out.is_empty() {
+    if !direct(src) || out.is_empty() {
         return;
     }
     let Some((lo, hi)) = starts(src) else { return };
@@ -277,7 +259,7 @@ fn queries(v: &V, itemsize: isize, offset: i128, nbytes: isize, idx: &[isize], d
 }
 
 proptest! {
-    #![proptest_config(config(4096))]
+    #![proptest_config(config_with(16384, 12))]
 
     #[test]
     fn no_op_panics_on_garbage(parts in arb_parts(), ops in prop::collection::vec(arb_op(), 1..=4)) {
@@ -319,7 +301,7 @@ proptest! {
                 _ => continue,
             };
             if let Ok(n) = next {
-                structure(&n, !direct(&v));
+                invariants(&n);
                 run(&n, itemsize, &Op::Queries(0, isize::MAX, vec![0; n.ndim()]));
                 cur = n;
             }

@@ -198,7 +198,7 @@ fn model_index_self_test() {
 }
 
 proptest! {
-    #![proptest_config(config(1024))]
+    #![proptest_config(config(2048))]
 
     #[test]
     fn index_matches_numpy_model(

@@ -289,7 +289,7 @@ fn refused_axis(v: &V, items: &[Item]) -> Option<usize> {
 }
 
 proptest! {
-    #![proptest_config(config(768))]
+    #![proptest_config(config(1536))]
 
     #[test]
     fn indirect_element_is_pep3118(v in arb_indirect(), raw in prop::collection::vec(any::<Pick>(), 5)) {

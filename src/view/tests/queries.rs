@@ -133,7 +133,7 @@ fn overlaps(v: &V, itemsize: isize) -> bool {
 }
 
 proptest! {
-    #![proptest_config(config(768))]
+    #![proptest_config(config(1536))]
 
     #[test]
     fn relaxed_contiguity_is_the_definition((v, itemsize) in arb_view(0..=8)) {

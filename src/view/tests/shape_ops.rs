@@ -126,7 +126,7 @@ fn array_split_bounds(len: isize, sections: isize) -> Vec<isize> {
 }
 
 proptest! {
-    #![proptest_config(config(384))]
+    #![proptest_config(config(768))]
 
     #[test]
     fn broadcast_matches_model(

@@ -107,7 +107,7 @@ fn flip_hand_cases() {
 }
 
 proptest! {
-    #![proptest_config(config(512))]
+    #![proptest_config(config(1024))]
 
     #[test]
     fn slice_axis_matches_python(
