@@ -13,12 +13,14 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib demo test check-header header-alone rust-test c-test numpy-test readme-example bench miri clean
+.PHONY: all lib demo test check-header check-version header-alone rust-test c-test numpy-test readme-example bench miri clean
 
 all: lib
 
-# The SONAME is libmemviewslice.so.<major> (set by build.rs); the link makes it loadable in place.
-SONAME := libmemviewslice.so.$(shell sed -n 's/^version = "\([0-9]*\)\..*/\1/p' Cargo.toml)
+# One version, from Cargo.toml. The SONAME is libmemviewslice.so.<major> (set by build.rs); the
+# link makes it loadable in place.
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml)
+SONAME := libmemviewslice.so.$(firstword $(subst ., ,$(VERSION)))
 
 lib:
 	$(CARGO) build --release --lib
@@ -42,7 +44,7 @@ demo: lib $(EXAMPLES)
 	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; done
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header header-alone rust-test c-test numpy-test readme-example
+test: check-header check-version header-alone rust-test c-test numpy-test readme-example
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
 check-header: lib
@@ -50,6 +52,11 @@ check-header: lib
 	  git diff --exit-code --stat -- include/memviewslice.h || \
 	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
 	fi
+
+# The header's MVS_VERSION and the library's SONAME agree with Cargo.toml's version.
+check-version: lib
+	grep -q '^#define MVS_VERSION "$(VERSION)"$$' include/memviewslice.h
+	readelf -d $(LIBDIR)/libmemviewslice.so | grep -q 'Library soname: \[$(SONAME)\]'
 
 # The header compiles on its own, as C11 and as C++, with strict warnings.
 header-alone:
@@ -71,7 +78,7 @@ c-test: lib
 	    case $$v in *-shared) link="-L$(LIBDIR) -Wl,-rpath,$(CURDIR)/$(LIBDIR) -lmemviewslice";; \
 	                *-static) link="$(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)";; esac; \
 	    out=$(BUILD)/c_tests/$$n-$$v; \
-	    $$comp $(STRICT) $(SANITIZE) -g -Iinclude $$t -x none -o $$out $$link; \
+	    $$comp $(STRICT) $(SANITIZE) -pthread -g -Iinclude $$t -x none -o $$out $$link; \
 	    echo "== $$out"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$out; \
 	  done; done
 
