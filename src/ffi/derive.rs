@@ -110,11 +110,9 @@ pub unsafe extern "C" fn mvs_index(
     out: *mut mvs_slice,
     out_ndim: *mut c_int,
 ) -> mvs_status {
-    let mut result_ndim = 0;
     // SAFETY: per this function's contract.
-    let status = unsafe {
-        derive(src, ndim, out, |v| {
-            out_arg(out_ndim, "out_ndim")?;
+    unsafe {
+        derive_ndim(src, ndim, out, out_ndim, |v| {
             let count = usize::try_from(nitems)
                 .ok()
                 .filter(|&n| n <= MVS_MAX_INDEX_ITEMS as usize)
@@ -123,16 +121,9 @@ pub unsafe extern "C" fn mvs_index(
             if let Some(position) = items.iter().position(|i| !(MVS_ITEM_INDEX..=MVS_ITEM_ELLIPSIS).contains(&i.kind)) {
                 return Err(view::Error::ItemKind { position, kind: items[position].kind }.into());
             }
-            v.index(items.iter().map(to_item), load_pointer)?;
-            result_ndim = v.ndim() as c_int;
-            Ok(())
+            Ok(v.index(items.iter().map(to_item), load_pointer)?)
         })
-    };
-    if status == MVS_OK {
-        // SAFETY: checked non-NULL above (the call failed otherwise); writable per contract.
-        unsafe { write_out(out_ndim, result_ndim) };
     }
-    status
 }
 
 /// Reshapes without copying: `src.reshape(shape, order=order)` whenever NumPy can do it without
@@ -323,21 +314,8 @@ pub unsafe extern "C" fn mvs_squeeze_axis(src: *const mvs_slice, ndim: c_int, ax
 /// `out_ndim` to a writable int.
 #[no_mangle]
 pub unsafe extern "C" fn mvs_squeeze(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice, out_ndim: *mut c_int) -> mvs_status {
-    let mut result_ndim = 0;
     // SAFETY: per this function's contract.
-    let status = unsafe {
-        derive(src, ndim, out, |v| {
-            out_arg(out_ndim, "out_ndim")?;
-            v.squeeze()?;
-            result_ndim = v.ndim() as c_int;
-            Ok(())
-        })
-    };
-    if status == MVS_OK {
-        // SAFETY: checked non-NULL above (the call failed otherwise); writable per contract.
-        unsafe { write_out(out_ndim, result_ndim) };
-    }
-    status
+    unsafe { derive_ndim(src, ndim, out, out_ndim, |v| Ok(v.squeeze()?)) }
 }
 
 /// A diagonal (`np.diagonal(src, offset, axis1, axis2)`): `axis1` and `axis2` are removed and

@@ -184,6 +184,36 @@ unsafe fn derive(
     })
 }
 
+/// [`derive`] for operations whose result's number of dimensions the caller may not know: it is
+/// written to `out_ndim` (checked non-NULL before any work) on success.
+///
+/// # Safety
+/// As for [`derive`]; `out_ndim` is NULL or points to a writable int.
+#[inline(always)]
+unsafe fn derive_ndim(
+    src: *const mvs_slice,
+    ndim: c_int,
+    out: *mut mvs_slice,
+    out_ndim: *mut c_int,
+    op: impl FnOnce(&mut View<RawPtr>) -> Result<(), Failure>,
+) -> mvs_status {
+    let mut result_ndim = 0;
+    // SAFETY: per this function's contract.
+    let status = unsafe {
+        derive(src, ndim, out, |v| {
+            out_arg(out_ndim, "out_ndim")?;
+            op(v)?;
+            result_ndim = v.ndim() as c_int;
+            Ok(())
+        })
+    };
+    if status == MVS_OK {
+        // SAFETY: checked non-NULL above (the call failed otherwise); writable per contract.
+        unsafe { write_out(out_ndim, result_ndim) };
+    }
+    status
+}
+
 /// The body of a split: reads `src`, gets the pieces from `op`, and writes them, with `src`'s
 /// memview, to the `nouts` slices at `outs`, which must match the number of pieces.
 ///
