@@ -1,5 +1,7 @@
 //! Generates `include/memviewslice.h` with cbindgen, writing it only when its content changes.
-//! The header is checked in; `make check-header` fails when a build changes it.
+//! The header is checked in; `make check-header` fails when a build changes it. The include
+//! guard is written here rather than by cbindgen so that the layout assertions, which must
+//! follow the declarations, are inside it.
 
 use std::path::Path;
 
@@ -27,7 +29,9 @@ const PREAMBLE: &str = r#"/*
  * - Free choices, where NumPy's value addresses nothing: the stride of a result axis of
  *   length 0 or 1 is the source's; slicing (or taking a diagonal) to length 0 adds no offset
  *   to the data address. Other axes of a zero-size view may still move it.
- */"#;
+ */
+#ifndef MEMVIEWSLICE_H
+#define MEMVIEWSLICE_H"#;
 
 const VERSION_AND_NONE: &str = r#"
 #define MVS_VERSION "@VERSION@"
@@ -39,18 +43,18 @@ const VERSION_AND_NONE: &str = r#"
 const TRAILER: &str = r#"
 /* The layout of mvs_slice is Cython's __Pyx_memviewslice. */
 #ifdef __cplusplus
-static_assert(sizeof(mvs_slice) == 2 * sizeof(void *) + 24 * sizeof(ptrdiff_t), "mvs_slice size");
-static_assert(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data offset");
-static_assert(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
-static_assert(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");
-static_assert(offsetof(mvs_slice, suboffsets) == 2 * sizeof(void *) + 16 * sizeof(ptrdiff_t), "mvs_slice.suboffsets offset");
+#define MVS_STATIC_ASSERT static_assert
 #else
-_Static_assert(sizeof(mvs_slice) == 2 * sizeof(void *) + 24 * sizeof(ptrdiff_t), "mvs_slice size");
-_Static_assert(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data offset");
-_Static_assert(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
-_Static_assert(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");
-_Static_assert(offsetof(mvs_slice, suboffsets) == 2 * sizeof(void *) + 16 * sizeof(ptrdiff_t), "mvs_slice.suboffsets offset");
+#define MVS_STATIC_ASSERT _Static_assert
 #endif
+MVS_STATIC_ASSERT(sizeof(mvs_slice) == 2 * sizeof(void *) + 24 * sizeof(ptrdiff_t), "mvs_slice size");
+MVS_STATIC_ASSERT(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data offset");
+MVS_STATIC_ASSERT(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
+MVS_STATIC_ASSERT(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");
+MVS_STATIC_ASSERT(offsetof(mvs_slice, suboffsets) == 2 * sizeof(void *) + 16 * sizeof(ptrdiff_t), "mvs_slice.suboffsets offset");
+#undef MVS_STATIC_ASSERT
+
+#endif /* MEMVIEWSLICE_H */
 "#;
 
 fn main() {
