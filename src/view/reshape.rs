@@ -16,7 +16,8 @@ impl<P: Addr> View<P> {
     pub fn reshape(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
         let itemsize = check_itemsize(itemsize)?;
         self.direct()?;
-        let dims = self.resolve_shape(shape)?;
+        let mut dims = [0isize; MAX_DIMS];
+        self.resolve_shape(shape, &mut dims)?;
         let n = shape.len();
         if self.is_empty() {
             let strides = construct::contiguous_strides(itemsize, &dims, n, order)?;
@@ -67,22 +68,22 @@ impl<P: Addr> View<P> {
         }
         let last = if ni > 0 { new_stride[ni - 1] } else { itemsize };
         new_stride[ni..n].fill(last);
-        let (mut shape, mut strides) = ([0; MAX_DIMS], [0; MAX_DIMS]);
-        for k in 0..n {
-            let a = if order == Order::C { k } else { n - 1 - k };
-            shape[a] = new_len[k];
-            strides[a] = new_stride[k];
+        // Written entry by entry into the view (no whole-array copy of freshly written locals,
+        // which would stall on store forwarding).
+        for a in 0..MAX_DIMS {
+            let k = if a >= n { a } else if order == Order::C { a } else { n - 1 - a };
+            self.shape[a] = if a < n { new_len[k] } else { 0 };
+            self.strides[a] = if a < n { new_stride[k] } else { 0 };
         }
-        self.set_direct_layout(n, shape, strides);
+        self.ndim = n;
         Ok(())
     }
 
     /// `shape` with its negative entry (if any) replaced by the extent that keeps the item count.
-    fn resolve_shape(&self, shape: &[isize]) -> Result<[isize; MAX_DIMS]> {
+    fn resolve_shape(&self, shape: &[isize], dims: &mut [isize; MAX_DIMS]) -> Result<()> {
         if shape.len() > MAX_DIMS {
             return Err(Error::TooManyDims { ndim: shape.len() });
         }
-        let mut dims = [0isize; MAX_DIMS];
         let mut unknown = None;
         let mut known = 1isize;
         for (axis, &len) in shape.iter().enumerate() {
@@ -102,6 +103,6 @@ impl<P: Addr> View<P> {
             _ if known == size => {}
             _ => return Err(Error::SizeMismatch { from: size, to: if unknown.is_some() { -1 } else { known } }),
         }
-        Ok(dims)
+        Ok(())
     }
 }
