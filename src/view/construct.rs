@@ -6,10 +6,9 @@ impl<P: Addr> View<P> {
     /// A contiguous view of `shape` at `data`, in C or F order. Zero extents count as 1 when
     /// computing strides (as NumPy does), so strides stay meaningful.
     pub fn contiguous(data: P, itemsize: isize, shape: &[isize], order: Order) -> Result<Self> {
-        let itemsize = check_itemsize(itemsize)?;
-        let dims = check_shape(shape)?;
-        let strides = contiguous_strides(itemsize, &dims, shape.len(), order)?;
-        Ok(View { data, ndim: shape.len(), shape: dims, strides, suboffsets: [-1; MAX_DIMS] })
+        let mut v = View::empty(data);
+        v.set_contiguous(check_itemsize(itemsize)?, shape, order)?;
+        Ok(v)
     }
 
     /// A view with explicit `shape` and byte `strides` (any sign, 0 allowed) at `data`. Fails
@@ -40,31 +39,44 @@ impl<P: Addr> View<P> {
             return Err(Error::NegativeOffset { offset });
         }
         let have = self.item_count()?;
-        let (dims, n) = (check_shape(shape)?, shape.len());
-        let need = product(&dims[..n])?;
+        check_extents(shape)?;
+        let need = product(shape)?;
         if offset > have || need > have - offset {
             return Err(Error::SubviewTooLarge { offset, need, have });
         }
-        let strides = contiguous_strides(itemsize, &dims, n, order)?;
-        self.data = self.data.byte_offset(mul(offset, itemsize)?);
-        self.set_direct_layout(n, dims, strides);
+        let data = self.data.byte_offset(mul(offset, itemsize)?);
+        self.set_contiguous(itemsize, shape, order)?;
+        self.data = data;
         Ok(())
     }
-}
 
-/// The strides of a contiguous layout of `dims[..ndim]` in `order`, checked. Zero extents count
-/// as 1.
-pub(super) fn contiguous_strides(itemsize: isize, dims: &[isize; MAX_DIMS], ndim: usize, order: Order) -> Result<[isize; MAX_DIMS]> {
-    let mut strides = [0; MAX_DIMS];
-    let mut stride = itemsize;
-    let mut set = |axis: usize| -> Result<()> {
-        strides[axis] = stride;
-        stride = mul(stride, dims[axis].max(1))?;
+    /// Makes the axes a contiguous layout of `shape` in `order`, all direct, keeping the data
+    /// address; `itemsize` was checked. Zero extents count as 1 when computing strides (as
+    /// NumPy does). On error the view is unchanged. Written entry by entry into the view: a
+    /// whole-array copy of just-written locals would stall on store forwarding.
+    pub(super) fn set_contiguous(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
+        check_extents(shape)?;
+        // Every stride is a partial product of the extents times `itemsize`: when the full
+        // product fits, they all do.
+        shape.iter().try_fold(itemsize, |acc, &len| acc.checked_mul(len.max(1))).ok_or(Error::Overflow)?;
+        let n = shape.len();
+        let mut stride = itemsize;
+        for k in 0..n {
+            let axis = match order {
+                Order::C => n - 1 - k,
+                Order::F => k,
+            };
+            self.strides[axis] = stride;
+            stride = stride.wrapping_mul(shape[axis].max(1));
+        }
+        for axis in 0..MAX_DIMS {
+            self.shape[axis] = if axis < n { shape[axis] } else { 0 };
+            if axis >= n {
+                self.strides[axis] = 0;
+            }
+            self.suboffsets[axis] = -1;
+        }
+        self.ndim = n;
         Ok(())
-    };
-    match order {
-        Order::C => (0..ndim).rev().try_for_each(&mut set)?,
-        Order::F => (0..ndim).try_for_each(&mut set)?,
     }
-    Ok(strides)
 }

@@ -258,17 +258,21 @@ fn normalize_axis(axis: isize, ndim: usize) -> Result<usize> {
 
 /// A target shape, checked for ndim and negative extents, as a fixed array.
 fn check_shape(shape: &[isize]) -> Result<[isize; MAX_DIMS]> {
+    check_extents(shape)?;
+    let mut out = [0; MAX_DIMS];
+    out[..shape.len()].copy_from_slice(shape);
+    Ok(out)
+}
+
+/// Checks a target shape for ndim and negative extents.
+fn check_extents(shape: &[isize]) -> Result<()> {
     if shape.len() > MAX_DIMS {
         return Err(Error::Ndim { ndim: shape.len() as isize });
     }
-    let mut out = [0; MAX_DIMS];
-    for (axis, &len) in shape.iter().enumerate() {
-        if len < 0 {
-            return Err(Error::NegativeDim { axis, len });
-        }
-        out[axis] = len;
+    match shape.iter().position(|&len| len < 0) {
+        Some(axis) => Err(Error::NegativeDim { axis, len: shape[axis] }),
+        None => Ok(()),
     }
-    Ok(out)
 }
 
 /// The product of `shape`, checked; 0 when any extent is 0, whatever the others.

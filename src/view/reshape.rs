@@ -20,9 +20,7 @@ impl<P: Addr> View<P> {
         self.resolve_shape(shape, &mut dims)?;
         let n = shape.len();
         if self.is_empty() {
-            let strides = construct::contiguous_strides(itemsize, &dims, n, order)?;
-            self.set_direct_layout(n, dims, strides);
-            return Ok(());
+            return self.set_contiguous(itemsize, &dims[..n], order);
         }
         // The source without its length-1 axes, in the order the walk visits them: C order
         // walks from the outermost axis, F order from the innermost, so F reuses C's walk on
