@@ -69,13 +69,13 @@ impl<P: Addr> View<P> {
             self.strides[axis] = stride;
             stride = stride.wrapping_mul(shape[axis].max(1));
         }
-        for axis in 0..MAX_DIMS {
-            self.shape[axis] = if axis < n { shape[axis] } else { 0 };
-            if axis >= n {
-                self.strides[axis] = 0;
-            }
-            self.suboffsets[axis] = -1;
+        for axis in n..MAX_DIMS {
+            self.strides[axis] = 0;
         }
+        for (axis, len) in self.shape.iter_mut().enumerate() {
+            *len = shape.get(axis).copied().unwrap_or(0);
+        }
+        self.suboffsets = [-1; MAX_DIMS];
         self.ndim = n;
         Ok(())
     }

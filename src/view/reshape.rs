@@ -69,9 +69,10 @@ impl<P: Addr> View<P> {
         // Written entry by entry into the view (no whole-array copy of freshly written locals,
         // which would stall on store forwarding).
         for a in 0..MAX_DIMS {
-            let k = if a >= n { a } else if order == Order::C { a } else { n - 1 - a };
-            self.shape[a] = if a < n { new_len[k] } else { 0 };
-            self.strides[a] = if a < n { new_stride[k] } else { 0 };
+            // Walk position of axis `a` (entries past `n` of the walk arrays are 0).
+            let k = if a < n && order == Order::F { n - 1 - a } else { a };
+            self.shape[a] = new_len[k];
+            self.strides[a] = new_stride[k];
         }
         self.ndim = n;
         Ok(())
