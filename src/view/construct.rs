@@ -22,7 +22,7 @@ impl<P: Addr> View<P> {
         }
         let mut v = View { data, ndim, shape: dims, strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] };
         v.strides[..ndim].copy_from_slice(strides);
-        v.span()?;
+        span(shape, strides)?;
         v.extent(itemsize)?;
         Ok(v)
     }

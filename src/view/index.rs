@@ -89,8 +89,8 @@ impl<P: Addr> View<P> {
 
     /// NumPy's basic indexing `self[items]`: integers, slices, new axes and at most one
     /// ellipsis (an implicit one at the end when absent). `items` is walked twice (counted,
-    /// then applied), so any cloneable iterator of items or item references will do. Indirect axes follow PEP 3118 as in
-    /// [`View::slice_axis`] and [`View::index_axis`].
+    /// then applied), so any cloneable iterator of items or item references will do. Indirect
+    /// axes follow PEP 3118 as in [`View::slice_axis`] and [`View::index_axis`].
     pub fn index<I>(&mut self, items: I, mut deref: impl FnMut(P) -> P) -> Result<()>
     where
         I: IntoIterator,

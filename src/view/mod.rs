@@ -2,8 +2,9 @@
 //!
 //! A [`View`] is an address plus up to [`MAX_DIMS`] extents, byte strides and PEP 3118
 //! suboffsets. Derivations update a view in place and, on error, leave it unchanged; none
-//! allocates. (`View` is `Copy`: copy it first to keep the source.) Addresses are abstract ([`Addr`]), so the same code runs on raw pointers in
-//! the C layer and on plain integers in tests.
+//! allocates. (`View` is `Copy`: copy it first to keep the source.) Addresses are abstract
+//! ([`Addr`]), so the same code runs on raw pointers in the C layer and on plain integers in
+//! tests.
 
 mod axes;
 mod broadcast;
@@ -91,14 +92,6 @@ impl<P: Addr> View<P> {
             strides: core::array::from_fn(|i| if i < n { strides[i] } else { 0 }),
             suboffsets: core::array::from_fn(|i| if i < n && suboffsets[i] >= 0 { suboffsets[i] } else { -1 }),
         })
-    }
-
-    /// The bytes between the view's lowest and highest element addresses (without following
-    /// suboffsets): the sum of `(len - 1) * |stride|`, 0 for a zero-size view. Every offset
-    /// the operations compute lies within it, so a view whose span fits in `isize` cannot
-    /// make them overflow unnoticed; [`View::new`] refuses the others.
-    fn span(&self) -> Result<isize> {
-        span(&self.shape[..self.ndim], &self.strides[..self.ndim])
     }
 
     /// A view with no axis at `data` (the caller pushes axes).
@@ -221,7 +214,11 @@ pub fn check_ndim(ndim: isize) -> Result<usize> {
     }
 }
 
-/// [`View::span`] of the axes given by `shape` and `strides`.
+/// The span of the axes given by `shape` and `strides`: the bytes between the lowest and
+/// highest element addresses (without following suboffsets), the sum of `(len - 1) * |stride|`,
+/// 0 for a zero-size view. Every offset the operations compute lies within it, so a view whose
+/// span fits in `isize` cannot make them overflow unnoticed; [`View::new`] and
+/// [`View::strided`] refuse the others.
 #[inline]
 fn span(shape: &[isize], strides: &[isize]) -> Result<isize> {
     if shape.contains(&0) {
