@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib demo test check-header check-version header-alone rust-test c-test numpy-test readme-example bench miri clean
+.PHONY: all lib demo cython-demo test check-header check-pxd check-version header-alone rust-test c-test numpy-test readme-example bench miri clean
 
 all: lib
 
@@ -26,7 +26,7 @@ lib:
 	$(CARGO) build --release --lib
 	@ln -sf libmemviewslice.so $(LIBDIR)/$(SONAME)
 
-# A venv with NumPy for the differential test (and Cython later), created on demand.
+# A venv with NumPy and Cython for the differential and Cython tests, created on demand.
 $(VPY): tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
@@ -40,11 +40,18 @@ $(BUILD)/examples/%: examples/%.c examples/common.h include/memviewslice.h lib
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(STRICT) -O2 -Iinclude $< -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
 
-demo: lib $(EXAMPLES)
+demo: lib $(EXAMPLES) cython-demo
 	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; done
 
+# Cython modules are built by tools/build_ext.py with the venv's Cython, against the static library.
+CYBUILD := $(VPY) tools/build_ext.py
+
+cython-demo: lib $(VPY)
+	@for m in flat_buffer corner; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
+	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
+
 # --- tests --------------------------------------------------------------------------------
-test: check-header check-version header-alone rust-test c-test numpy-test readme-example
+test: check-header check-pxd check-version header-alone rust-test c-test numpy-test readme-example
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
 check-header: lib
@@ -52,6 +59,13 @@ check-header: lib
 	  git diff --exit-code --stat -- include/memviewslice.h || \
 	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
 	fi
+
+# The typed Cython helpers in git must equal what tools/gen_pxd.py writes.
+check-pxd:
+	@rm -rf $(BUILD)/pxd && $(PYTHON) tools/gen_pxd.py --out $(BUILD)/pxd
+	@for f in $(BUILD)/pxd/*.pxd; do cmp -s $$f include/$$(basename $$f) || \
+	  { echo "include/$$(basename $$f) differs from tools/gen_pxd.py's output: run it and commit"; exit 1; }; done
+	@test $$(ls include/mvs_*.pxd | wc -l) -eq $$(ls $(BUILD)/pxd | wc -l) || { echo "stray include/mvs_*.pxd"; exit 1; }
 
 # The header's MVS_VERSION and the library's SONAME agree with Cargo.toml's version.
 check-version: lib

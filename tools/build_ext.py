@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Builds one Cython module against memviewslice: cython (with include/ on the include path),
+then the C or C++ compiler, linking the static library into the extension.
+
+    python tools/build_ext.py SRC.pyx --out DIR [--cplus] [-X directive=value ...]
+                              [--name MODULE] [--wrap-gil] [--openmp]
+
+Run it with the Python (the venv's) that will import the module: the extension is built for
+that interpreter. `--name` renames the module (SRC's name by default); `--wrap-gil` links with
+`-Wl,--wrap=PyGILState_Ensure`, so the module must define `__wrap_PyGILState_Ensure`.
+"""
+
+import argparse
+import os
+import pathlib
+import shlex
+import subprocess
+import sys
+import sysconfig
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+INCLUDE = ROOT / "include"
+LIBRARY = ROOT / "target" / "release" / "libmemviewslice.a"
+
+
+def run(cmd):
+    print(" ".join(shlex.quote(str(c)) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("pyx", type=pathlib.Path)
+    p.add_argument("--out", type=pathlib.Path, required=True)
+    p.add_argument("--name", help="module name (default: the .pyx file's)")
+    p.add_argument("--cplus", action="store_true", help="compile as C++")
+    p.add_argument("-X", dest="directives", action="append", default=[], help="Cython directive name=value")
+    p.add_argument("--wrap-gil", action="store_true", help="link with -Wl,--wrap=PyGILState_Ensure")
+    p.add_argument("--openmp", action="store_true", help="compile and link with -fopenmp")
+    args = p.parse_args()
+
+    name = args.name or args.pyx.stem
+    args.out.mkdir(parents=True, exist_ok=True)
+    # Cython names the module after the file, so a renamed module is built from a copy.
+    pyx = args.pyx.resolve()
+    if name != args.pyx.stem:
+        pyx = args.out / f"{name}.pyx"
+        pyx.write_text(args.pyx.read_text())
+    c_file = args.out / f"{name}.{'cpp' if args.cplus else 'c'}"
+    cython = [sys.executable, "-m", "cython", "-3", "-I", INCLUDE, "-I", args.pyx.resolve().parent, "-o", c_file]
+    if args.cplus:
+        cython.append("--cplus")
+    for d in args.directives:
+        cython += ["-X", d]
+    run(cython + [pyx])
+
+    compiler = os.environ.get("CXX", "c++") if args.cplus else os.environ.get("CC", "cc")
+    ext = args.out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    cmd = [compiler, "-O2", "-shared", "-fPIC", "-Wall", "-Wno-unused-function",
+           "-I", sysconfig.get_paths()["include"], "-I", INCLUDE, c_file, "-o", ext, LIBRARY,
+           "-lpthread", "-ldl", "-lm"]
+    if args.wrap_gil:
+        cmd.append("-Wl,--wrap=PyGILState_Ensure")
+    if args.openmp:
+        cmd[1:1] = ["-fopenmp"]
+    run(cmd)
+
+
+if __name__ == "__main__":
+    main()
