@@ -56,7 +56,7 @@ def main():
 
     compiler = os.environ.get("CXX", "c++") if args.cplus else os.environ.get("CC", "cc")
     ext = args.out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
-    cmd = [compiler, "-O2", "-shared", "-fPIC", "-Wall", "-Wno-unused-function",
+    cmd = [compiler, os.environ.get("MVS_OPT", "-O2"), "-shared", "-fPIC", "-Wall", "-Wno-unused-function",
            "-I", sysconfig.get_paths()["include"], "-I", INCLUDE, c_file, "-o", ext, LIBRARY,
            "-lpthread", "-ldl", "-lm"]
     if args.wrap_gil:
