@@ -111,13 +111,23 @@ clean:
 	$(CARGO) clean
 	rm -rf $(BUILD) $(VENV)
 
-# The README's C example, compiled as written and run; its output must match the README.
-readme-example: lib
+# The README's C and Cython examples, compiled as written and run; their output must match the
+# README's.
+readme-example: lib $(VPY)
 	@mkdir -p $(BUILD)
 	@awk '/^```c$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme_example.c
 	$(CC) -std=c11 $(STRICT) -Iinclude $(BUILD)/readme_example.c -o $(BUILD)/readme_example $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
 	@awk '/It prints:$$/{p=1;next} p&&/^```$$/{if(n++)exit;next} p&&n' README.md > $(BUILD)/readme_expected.txt
 	$(BUILD)/readme_example | diff -u $(BUILD)/readme_expected.txt -
+	@mkdir -p $(BUILD)/readme
+	@awk '/^```cython$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme/grid.pyx
+	@awk '/^```python$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme/run.py
+	@awk '/^prints:$$/{p=1;next} p&&/^```$$/{if(n++)exit;next} p&&n' README.md > $(BUILD)/readme/expected.txt
+	cd $(BUILD)/readme && ../../$(VPY) -m cython -3 -I ../../include grid.pyx && \
+	  $(CC) -O2 -shared -fPIC $$(../../$(VPY) -c "import sysconfig; print('-I' + sysconfig.get_paths()['include'])") \
+	    -I../../include grid.c -o grid$$(../../$(VPY) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))") \
+	    ../../$(LIBDIR)/libmemviewslice.a $(STATIC_LIBS) && \
+	  ../../$(VPY) run.py | diff -u expected.txt -
 
 # --- Cython tests -------------------------------------------------------------------------
 CYOPS := $(BUILD)/cython_ops
