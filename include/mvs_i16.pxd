@@ -8,6 +8,7 @@
 # implied, `op_Nd_Md` for a result of M. See memviewslice.pxd for how the glue works and how to
 # add a combination missing here, memviewslice.h for every operation's exact rules.
 
+from libc.string cimport memcpy
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from memviewslice cimport (
     mvs_slice, mvs_index_item, mvs_pyx_slice, mvs_pyx_src, mvs_pyx_check, mvs_pyx_check_ndim,
@@ -27,21 +28,37 @@ ctypedef T[:, :, :, :, :, :, :] view_7d
 
 # A library output derived from a typed memoryview (its memview copied from one, as every
 # derivation does), read back as a typed memoryview; for example each piece written by
-# mvs_split_sections. Never pass a view built by mvs_view_contiguous or mvs_view_strided.
+# mvs_split_sections. Never pass a view built by mvs_view_contiguous or mvs_view_strided. (Copied
+# into Cython's own struct first: reading an mvs_slice through a __Pyx_memviewslice pointer would
+# break C's aliasing rules.)
 cdef inline view_1d from_slice_1d(const mvs_slice *s) nogil:
-    return (<view_1d *>s)[0]
+    cdef mvs_pyx_slice out
+    memcpy(&out, s, sizeof(out))
+    return (<view_1d *>&out)[0]
 cdef inline view_2d from_slice_2d(const mvs_slice *s) nogil:
-    return (<view_2d *>s)[0]
+    cdef mvs_pyx_slice out
+    memcpy(&out, s, sizeof(out))
+    return (<view_2d *>&out)[0]
 cdef inline view_3d from_slice_3d(const mvs_slice *s) nogil:
-    return (<view_3d *>s)[0]
+    cdef mvs_pyx_slice out
+    memcpy(&out, s, sizeof(out))
+    return (<view_3d *>&out)[0]
 cdef inline view_4d from_slice_4d(const mvs_slice *s) nogil:
-    return (<view_4d *>s)[0]
+    cdef mvs_pyx_slice out
+    memcpy(&out, s, sizeof(out))
+    return (<view_4d *>&out)[0]
 cdef inline view_5d from_slice_5d(const mvs_slice *s) nogil:
-    return (<view_5d *>s)[0]
+    cdef mvs_pyx_slice out
+    memcpy(&out, s, sizeof(out))
+    return (<view_5d *>&out)[0]
 cdef inline view_6d from_slice_6d(const mvs_slice *s) nogil:
-    return (<view_6d *>s)[0]
+    cdef mvs_pyx_slice out
+    memcpy(&out, s, sizeof(out))
+    return (<view_6d *>&out)[0]
 cdef inline view_7d from_slice_7d(const mvs_slice *s) nogil:
-    return (<view_7d *>s)[0]
+    cdef mvs_pyx_slice out
+    memcpy(&out, s, sizeof(out))
+    return (<view_7d *>&out)[0]
 
 cdef inline view_1d slice_axis_1d(view_1d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step=1) nogil:
     """a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound)."""

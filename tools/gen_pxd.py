@@ -101,7 +101,9 @@ def dtype_file(code, ctype):
     views = "".join(f"ctypedef T[{', '.join([':'] * n)}] view_{n}d\n" for n in NDIMS)
     from_slice = "".join(
         f"cdef inline view_{n}d from_slice_{n}d(const mvs_slice *s) nogil:\n"
-        f"    return (<view_{n}d *>s)[0]\n"
+        f"    cdef mvs_pyx_slice out\n"
+        f"    memcpy(&out, s, sizeof(out))\n"
+        f"    return (<view_{n}d *>&out)[0]\n"
         for n in NDIMS
     )
     return f'''# Typed memoryview helpers of memviewslice for {ctype} (`cimport mvs_{code}`).
@@ -114,6 +116,7 @@ def dtype_file(code, ctype):
 # implied, `op_Nd_Md` for a result of M. See memviewslice.pxd for how the glue works and how to
 # add a combination missing here, memviewslice.h for every operation's exact rules.
 
+from libc.string cimport memcpy
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from memviewslice cimport (
     mvs_slice, mvs_index_item, mvs_pyx_slice, mvs_pyx_src, mvs_pyx_check, mvs_pyx_check_ndim,
@@ -126,7 +129,9 @@ ctypedef {ctype} T
 {views}
 # A library output derived from a typed memoryview (its memview copied from one, as every
 # derivation does), read back as a typed memoryview; for example each piece written by
-# mvs_split_sections. Never pass a view built by mvs_view_contiguous or mvs_view_strided.
+# mvs_split_sections. Never pass a view built by mvs_view_contiguous or mvs_view_strided. (Copied
+# into Cython's own struct first: reading an mvs_slice through a __Pyx_memviewslice pointer would
+# break C's aliasing rules.)
 {from_slice}
 {''.join(h.pxd() for h in helpers())}'''
 

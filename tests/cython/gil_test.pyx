@@ -1,0 +1,413 @@
+# cython: show_performance_hints=False
+# The GIL and reference-count test of the Cython bridge (driven by tests/cython/test_gil.py).
+#
+# Built with `tools/build_ext.py --wrap-gil --openmp`: the link renames every call this module
+# makes to PyGILState_Ensure (Cython's `with gil`, and its own acquisitions when a memoryview's
+# acquisition count goes 0 -> 1 or 1 -> 0 without the GIL) to __wrap_PyGILState_Ensure below,
+# which counts it. The same source is built as C and C++, with boundscheck/initializedcheck on
+# and off (directives on the command line), under distinct module names.
+cimport cython
+from libc.string cimport memcpy
+from cython.parallel cimport prange
+cimport openmp
+cimport memviewslice as mvs
+from memviewslice cimport mvs_slice, mvs_index_item, MVS_ITEM_INDEX, MVS_ITEM_SLICE, MVS_NONE
+cimport mvs_f64
+
+cdef extern from *:
+    """
+    /* Cython's prange error propagation (row_sum's prange) trips GCC's -Wmaybe-uninitialized on
+       __pyx_clineno in generated code. */
+    #if defined(__GNUC__) && !defined(__clang__)
+    #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    #endif
+    #ifdef __cplusplus
+    extern "C" {
+    #endif
+    PyGILState_STATE __real_PyGILState_Ensure(void);
+    PyGILState_STATE __wrap_PyGILState_Ensure(void);
+    #ifdef __cplusplus
+    }
+    #endif
+    static long gil_test_ensure_calls = 0;
+    /* Not static: the linker's --wrap=PyGILState_Ensure sends this module's calls here. */
+    #ifdef __cplusplus
+    extern "C"
+    #endif
+    PyGILState_STATE __wrap_PyGILState_Ensure(void) {
+        __atomic_fetch_add(&gil_test_ensure_calls, 1, __ATOMIC_SEQ_CST);
+        return __real_PyGILState_Ensure();
+    }
+    static long gil_test_ensures(void) {
+        return __atomic_load_n(&gil_test_ensure_calls, __ATOMIC_SEQ_CST);
+    }
+    /* Cython 3.3.1 keeps a memoryview object's slice count in the `acquisition_count` field of
+       struct __pyx_memoryview_obj, reached through __pyx_get_slice_count_pointer (there is no
+       __pyx_get_slice_count in this version). -1 for an unset view. Macros: expanded where used,
+       after Cython's definitions. */
+    #if CYTHON_ATOMICS
+    #define gil_test_acq_of(mv) ((long)__pyx_atomic_load(__pyx_get_slice_count_pointer(mv)))
+    #else
+    #define gil_test_acq_of(mv) ((long)(mv)->acquisition_count)
+    #endif
+    #define gil_test_acq(view) ((view).memview ? gil_test_acq_of((view).memview) : -1L)
+    #define gil_test_memview_refcnt(view) \\
+        ((view).memview ? (long)Py_REFCNT((PyObject *)(view).memview) : -1L)
+    """
+    long gil_test_ensures() nogil
+    long gil_test_acq(...) nogil
+    long gil_test_memview_refcnt(...)
+
+
+def ensures():
+    """How many times this module has called PyGILState_Ensure so far."""
+    return gil_test_ensures()
+
+
+# --- 1. every helper kind, on success -------------------------------------------------------
+
+KINDS = ("slice_axis", "index_axis", "index", "reshape", "subview", "transpose", "permute",
+         "swap_axes", "move_axes", "broadcast_to", "expand_dims", "squeeze_axis", "squeeze",
+         "diagonal", "flip_axis", "flip", "sliding_window", "from_slice")
+# The source each kind derives from (test_gil.py builds the NumPy expectation from it).
+SOURCES = ("a2", "a3", "a3", "a2", "a1", "a2", "a3", "a3", "a3", "a2", "a2", "s3", "s3", "a2",
+           "a2", "a2", "a2", "a2")
+
+cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1] a3,
+                  double[:, :, ::1] s3, Py_ssize_t n, mvs_slice *last, int *last_ndim,
+                  double *first) except -1 nogil:
+    """Derives a view of kind `kind` n times, each into the kind's own typed local (the previous
+    result dropped by the assignment, the last one when this function returns), and copies the
+    last result's struct (no acquisition) into *last (memcpy: no type-punned dereference) and
+    its first element into *first. That read follows a loop that may run 0 times, so Cython
+    checks it (the view's initialization, with initializedcheck; the index, with boundscheck)."""
+    cdef Py_ssize_t i
+    cdef mvs_index_item items[3]
+    cdef Py_ssize_t shape[3]
+    cdef int axes[3]
+    cdef int source[1]
+    cdef int destination[1]
+    cdef mvs_slice pieces[3]
+    cdef double[:, :] r_slice_axis
+    cdef double[:, :] r_index_axis
+    cdef double[:, :] r_index
+    cdef double[:, :, :] r_reshape
+    cdef double[:, :] r_subview
+    cdef double[:, :] r_transpose
+    cdef double[:, :, :] r_permute
+    cdef double[:, :, :] r_swap_axes
+    cdef double[:, :, :] r_move_axes
+    cdef double[:, :, :] r_broadcast_to
+    cdef double[:, :, :] r_expand_dims
+    cdef double[:, :] r_squeeze_axis
+    cdef double[:, :] r_squeeze
+    cdef double[:] r_diagonal
+    cdef double[:, :] r_flip_axis
+    cdef double[:, :] r_flip
+    cdef double[:, :, :] r_sliding_window
+    cdef double[:, :] r_from_slice
+
+    if kind == 0:    # a2[:, 1:5:2]
+        for i in range(n):
+            r_slice_axis = mvs_f64.slice_axis_2d(a2, 1, 1, 5, 2)
+        memcpy(last, mvs.mvs_pyx_src(r_slice_axis), sizeof(mvs_slice))
+        first[0] = r_slice_axis[0, 0]
+        last_ndim[0] = 2
+    elif kind == 1:  # a3[:, 2, :]
+        for i in range(n):
+            r_index_axis = mvs_f64.index_axis_3d(a3, 1, 2)
+        memcpy(last, mvs.mvs_pyx_src(r_index_axis), sizeof(mvs_slice))
+        first[0] = r_index_axis[0, 0]
+        last_ndim[0] = 2
+    elif kind == 2:  # a3[-1, ::2, 1:4]
+        items[0] = mvs_index_item(MVS_ITEM_INDEX, -1, 0, 0)
+        items[1] = mvs_index_item(MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, 2)
+        items[2] = mvs_index_item(MVS_ITEM_SLICE, 1, 4, MVS_NONE)
+        for i in range(n):
+            r_index = mvs_f64.index_3d_2d(a3, items, 3)
+        memcpy(last, mvs.mvs_pyx_src(r_index), sizeof(mvs_slice))
+        first[0] = r_index[0, 0]
+        last_ndim[0] = 2
+    elif kind == 3:  # a2.reshape(3, -1, 2)
+        shape[0] = 3
+        shape[1] = -1
+        shape[2] = 2
+        for i in range(n):
+            r_reshape = mvs_f64.reshape_2d_3d(a2, shape)
+        memcpy(last, mvs.mvs_pyx_src(r_reshape), sizeof(mvs_slice))
+        first[0] = r_reshape[0, 0, 0]
+        last_ndim[0] = 3
+    elif kind == 4:  # a1[4:24].reshape(4, 5)
+        shape[0] = 4
+        shape[1] = 5
+        for i in range(n):
+            r_subview = mvs_f64.subview_1d_2d(a1, 4, shape)
+        memcpy(last, mvs.mvs_pyx_src(r_subview), sizeof(mvs_slice))
+        first[0] = r_subview[0, 0]
+        last_ndim[0] = 2
+    elif kind == 5:  # a2.T
+        for i in range(n):
+            r_transpose = mvs_f64.transpose_2d(a2)
+        memcpy(last, mvs.mvs_pyx_src(r_transpose), sizeof(mvs_slice))
+        first[0] = r_transpose[0, 0]
+        last_ndim[0] = 2
+    elif kind == 6:  # a3.transpose(2, 0, 1)
+        axes[0] = 2
+        axes[1] = 0
+        axes[2] = 1
+        for i in range(n):
+            r_permute = mvs_f64.permute_3d(a3, axes)
+        memcpy(last, mvs.mvs_pyx_src(r_permute), sizeof(mvs_slice))
+        first[0] = r_permute[0, 0, 0]
+        last_ndim[0] = 3
+    elif kind == 7:  # np.swapaxes(a3, 0, 2)
+        for i in range(n):
+            r_swap_axes = mvs_f64.swap_axes_3d(a3, 0, 2)
+        memcpy(last, mvs.mvs_pyx_src(r_swap_axes), sizeof(mvs_slice))
+        first[0] = r_swap_axes[0, 0, 0]
+        last_ndim[0] = 3
+    elif kind == 8:  # np.moveaxis(a3, 0, -1)
+        source[0] = 0
+        destination[0] = -1
+        for i in range(n):
+            r_move_axes = mvs_f64.move_axes_3d(a3, source, destination, 1)
+        memcpy(last, mvs.mvs_pyx_src(r_move_axes), sizeof(mvs_slice))
+        first[0] = r_move_axes[0, 0, 0]
+        last_ndim[0] = 3
+    elif kind == 9:  # np.broadcast_to(a2, (4, 5, 6))
+        shape[0] = 4
+        shape[1] = 5
+        shape[2] = 6
+        for i in range(n):
+            r_broadcast_to = mvs_f64.broadcast_to_2d_3d(a2, shape)
+        memcpy(last, mvs.mvs_pyx_src(r_broadcast_to), sizeof(mvs_slice))
+        first[0] = r_broadcast_to[0, 0, 0]
+        last_ndim[0] = 3
+    elif kind == 10:  # np.expand_dims(a2, 1)
+        for i in range(n):
+            r_expand_dims = mvs_f64.expand_dims_2d(a2, 1)
+        memcpy(last, mvs.mvs_pyx_src(r_expand_dims), sizeof(mvs_slice))
+        first[0] = r_expand_dims[0, 0, 0]
+        last_ndim[0] = 3
+    elif kind == 11:  # np.squeeze(s3, 1)
+        for i in range(n):
+            r_squeeze_axis = mvs_f64.squeeze_axis_3d(s3, 1)
+        memcpy(last, mvs.mvs_pyx_src(r_squeeze_axis), sizeof(mvs_slice))
+        first[0] = r_squeeze_axis[0, 0]
+        last_ndim[0] = 2
+    elif kind == 12:  # np.squeeze(s3)
+        for i in range(n):
+            r_squeeze = mvs_f64.squeeze_3d_2d(s3)
+        memcpy(last, mvs.mvs_pyx_src(r_squeeze), sizeof(mvs_slice))
+        first[0] = r_squeeze[0, 0]
+        last_ndim[0] = 2
+    elif kind == 13:  # np.diagonal(a2, 1)
+        for i in range(n):
+            r_diagonal = mvs_f64.diagonal_2d(a2, 1, 0, 1)
+        memcpy(last, mvs.mvs_pyx_src(r_diagonal), sizeof(mvs_slice))
+        first[0] = r_diagonal[0]
+        last_ndim[0] = 1
+    elif kind == 14:  # a2[::-1]
+        for i in range(n):
+            r_flip_axis = mvs_f64.flip_axis_2d(a2, 0)
+        memcpy(last, mvs.mvs_pyx_src(r_flip_axis), sizeof(mvs_slice))
+        first[0] = r_flip_axis[0, 0]
+        last_ndim[0] = 2
+    elif kind == 15:  # a2[::-1, ::-1]
+        for i in range(n):
+            r_flip = mvs_f64.flip_2d(a2)
+        memcpy(last, mvs.mvs_pyx_src(r_flip), sizeof(mvs_slice))
+        first[0] = r_flip[0, 0]
+        last_ndim[0] = 2
+    elif kind == 16:  # sliding_window_view(a2, 3, axis=1)[:, ::2]
+        for i in range(n):
+            r_sliding_window = mvs_f64.sliding_window_2d(a2, 1, 3, 2)
+        memcpy(last, mvs.mvs_pyx_src(r_sliding_window), sizeof(mvs_slice))
+        first[0] = r_sliding_window[0, 0, 0]
+        last_ndim[0] = 3
+    elif kind == 17:  # np.split(a2, 3, axis=1)[i % 3]
+        for i in range(n):
+            mvs.mvs_pyx_check(mvs.mvs_split_sections(mvs.mvs_pyx_src(a2), 2, 1, 3, 0, pieces, 3))
+            r_from_slice = mvs_f64.from_slice_2d(&pieces[i % 3])
+        memcpy(last, mvs.mvs_pyx_src(r_from_slice), sizeof(mvs_slice))
+        first[0] = r_from_slice[0, 0]
+        last_ndim[0] = 2
+    return 0
+
+
+def success(int kind, Py_ssize_t n, double[::1] a1, double[:, ::1] a2, double[:, :, ::1] a3,
+            double[:, :, ::1] s3):
+    """Runs kind `kind` n times with no GIL. Returns (PyGILState_Ensure calls during the run,
+    change of each source's acquisition count across the run (a1, a2, a3, s3), the last result
+    as a typed memoryview, its first element as read in nogil code)."""
+    cdef mvs_slice last
+    cdef int last_ndim = 0
+    cdef double first = 0
+    cdef long g0, g1
+    acq0 = (gil_test_acq(a1), gil_test_acq(a2), gil_test_acq(a3), gil_test_acq(s3))
+    g0 = gil_test_ensures()
+    with nogil:
+        run_kind(kind, a1, a2, a3, s3, n, &last, &last_ndim, &first)
+    g1 = gil_test_ensures()
+    acq1 = (gil_test_acq(a1), gil_test_acq(a2), gil_test_acq(a3), gil_test_acq(s3))
+    # The result's memview is its source's, still held by this function's argument.
+    if last_ndim == 1:
+        result = mvs_f64.from_slice_1d(&last)
+    elif last_ndim == 2:
+        result = mvs_f64.from_slice_2d(&last)
+    else:
+        result = mvs_f64.from_slice_3d(&last)
+    return g1 - g0, tuple(y - x for x, y in zip(acq0, acq1)), result, first
+
+
+# --- 2. a mix of kinds: creations and drops balance --------------------------------------------
+
+def mix(Py_ssize_t n, double[::1] a1, double[:, ::1] a2, double[:, :, ::1] a3,
+        double[:, :, ::1] s3):
+    """n views, kind i % 18 for the i-th, each made in a fresh call of run_kind (a fresh local,
+    dropped at its return) with no GIL. Returns (PyGILState_Ensure calls, acquisition counts
+    of a1, a2, a3, s3 before, the same after, the memoryview objects' refcounts before, after)."""
+    cdef mvs_slice last
+    cdef int last_ndim
+    cdef double first
+    cdef Py_ssize_t i
+    cdef int nkinds = len(KINDS)
+    cdef long g0, g1
+    acq0 = (gil_test_acq(a1), gil_test_acq(a2), gil_test_acq(a3), gil_test_acq(s3))
+    ref0 = (gil_test_memview_refcnt(a1), gil_test_memview_refcnt(a2),
+            gil_test_memview_refcnt(a3), gil_test_memview_refcnt(s3))
+    g0 = gil_test_ensures()
+    with nogil:
+        for i in range(n):
+            run_kind(<int>(i % nkinds), a1, a2, a3, s3, 1, &last, &last_ndim, &first)
+    g1 = gil_test_ensures()
+    acq1 = (gil_test_acq(a1), gil_test_acq(a2), gil_test_acq(a3), gil_test_acq(s3))
+    ref1 = (gil_test_memview_refcnt(a1), gil_test_memview_refcnt(a2),
+            gil_test_memview_refcnt(a3), gil_test_memview_refcnt(s3))
+    return g1 - g0, acq0, acq1, ref0, ref1
+
+
+# --- positive controls: the counter sees acquisitions ------------------------------------------
+
+def with_gil_control(Py_ssize_t n):
+    """n `with gil:` blocks inside nogil code: returns the PyGILState_Ensure calls counted."""
+    cdef Py_ssize_t i
+    cdef long g0 = gil_test_ensures()
+    with nogil:
+        for i in range(n):
+            with gil:
+                pass
+    return gil_test_ensures() - g0
+
+
+# --- 3. prange: many threads derive views of one shared array ----------------------------------
+
+cdef int row_sum(double[:, ::1] a, Py_ssize_t i, double *out) except -1 nogil:
+    """*out = sum(a[i, 1::2]) through index_axis_2d and slice_axis_1d, each a fresh local."""
+    cdef double[:] row = mvs_f64.index_axis_2d(a, 0, i)
+    cdef double[:] part = mvs_f64.slice_axis_1d(row, 0, 1, MVS_NONE, 2)
+    cdef double s = 0
+    cdef Py_ssize_t j
+    for j in range(part.shape[0]):
+        s += part[j]
+    out[0] = s
+    return 0
+
+
+cdef double row_sum_noexcept(double[:, ::1] a, Py_ssize_t i) noexcept nogil:
+    """sum(a[i, 1::2]) as row_sum, for a prange body that cannot raise (an exception here
+    would be printed as unraisable, taking the GIL, and give 0)."""
+    cdef double[:] row = mvs_f64.index_axis_2d(a, 0, i)
+    cdef double[:] part = mvs_f64.slice_axis_1d(row, 0, 1, MVS_NONE, 2)
+    cdef double s = 0
+    cdef Py_ssize_t j
+    for j in range(part.shape[0]):
+        s += part[j]
+    return s
+
+
+@cython.cdivision(True)  # `i % rows` cannot raise ZeroDivisionError (rows > 0 is checked)
+def prange_sum(double[:, ::1] a, int nthreads, Py_ssize_t rounds, bint can_raise):
+    """The sum over i < rounds * rows of a[i % rows, 1::2].sum(), in a prange of nthreads
+    threads sharing `a`: through row_sum (errors propagate out of the prange) when can_raise,
+    else row_sum_noexcept. Returns (total, PyGILState_Ensure calls, acquisition count of a
+    before, after, the number of distinct threads that ran iterations)."""
+    cdef Py_ssize_t rows = a.shape[0]
+    cdef Py_ssize_t i
+    cdef double total = 0
+    cdef double s
+    cdef long g0, g1, acq0, acq1
+    cdef int ran[64]
+    cdef int t
+    cdef int threads = 0
+    if rows == 0:
+        raise ValueError("a has no rows")
+    for t in range(64):
+        ran[t] = 0
+    acq0 = gil_test_acq(a)
+    g0 = gil_test_ensures()
+    with nogil:
+        if can_raise:
+            for i in prange(rows * rounds, num_threads=nthreads, schedule='static'):
+                s = 0  # assigned in the body: private to each thread
+                row_sum(a, i % rows, &s)
+                total += s
+                t = openmp.omp_get_thread_num()
+                if t < 64:
+                    ran[t] = 1
+        else:
+            for i in prange(rows * rounds, num_threads=nthreads, schedule='static'):
+                total += row_sum_noexcept(a, i % rows)
+                t = openmp.omp_get_thread_num()
+                if t < 64:
+                    ran[t] = 1
+    g1 = gil_test_ensures()
+    acq1 = gil_test_acq(a)
+    for t in range(64):
+        threads += ran[t]
+    return total, g1 - g0, acq0, acq1, threads
+
+
+# --- 4. error paths -----------------------------------------------------------------------------
+
+FAILURES = ("index_out_of_range", "reshape_needs_copy", "bad_axis", "squeeze_ndim")
+
+cdef int fail_once(int which, double[:, ::1] a2, double[:, :, ::1] a3) except -1 nogil:
+    """One call that fails: `which` indexes FAILURES."""
+    cdef Py_ssize_t shape[1]
+    cdef double[:, :] r2
+    cdef double[:, :] t
+    cdef double[:] r1
+    if which == 0:
+        r2 = mvs_f64.index_axis_3d(a3, 0, 99)
+    elif which == 1:
+        t = mvs_f64.transpose_2d(a2)
+        shape[0] = -1
+        r1 = mvs_f64.reshape_2d_1d(t, shape)
+    elif which == 2:
+        r2 = mvs_f64.slice_axis_2d(a2, 5, 0, 1)
+    elif which == 3:
+        r2 = mvs_f64.squeeze_3d_2d(a3)
+    return 0
+
+
+def failures(int which, Py_ssize_t n, double[:, ::1] a2, double[:, :, ::1] a3):
+    """n failing calls, each raising out of a nogil block and caught here. Returns (the number
+    caught, the last exception, PyGILState_Ensure calls, acquisition counts of a2 and a3 before
+    and after)."""
+    cdef Py_ssize_t k
+    cdef Py_ssize_t caught = 0
+    cdef long g0, g1
+    last = None
+    acq0 = (gil_test_acq(a2), gil_test_acq(a3))
+    g0 = gil_test_ensures()
+    for k in range(n):
+        try:
+            with nogil:
+                fail_once(which, a2, a3)
+        except (IndexError, ValueError) as e:
+            caught += 1
+            last = e
+    g1 = gil_test_ensures()
+    acq1 = (gil_test_acq(a2), gil_test_acq(a3))
+    return caught, last, g1 - g0, acq0, acq1

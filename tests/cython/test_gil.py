@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""The GIL and reference-count test of the Cython bridge, on a built variant of
+tests/cython/gil_test.pyx:
+
+    PYTHONPATH=build/cython_tests python tests/cython/test_gil.py gil_test_c_on [MODULE ...]
+
+Each MODULE is gil_test.pyx built with `tools/build_ext.py --wrap-gil --openmp` (C or C++,
+any directives): its PyGILState_Ensure calls are counted. Checks, on float64 views:
+1. every helper kind, 1,000,000 calls each in `with nogil:`: no PyGILState_Ensure, the
+   sources' acquisition counts unchanged, the last result equal to NumPy's view (values,
+   shape, strides, address); the counter itself counts `with gil:` blocks (positive control);
+2. 1,000,000 views of mixed kinds made and dropped: acquisition counts, the memoryview
+   objects' and the NumPy arrays' refcounts back where they started;
+3. prange with 2 and 4 threads deriving views of one shared array: the sum equals NumPy's,
+   counts balanced;
+4. 100,000 calls of each failing kind: the right exception and library message, counts and
+   refcounts unchanged.
+Prints a short summary; the exit code is 1 on any failure.
+"""
+
+import importlib
+import sys
+import time
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+CALLS = 1_000_000        # per helper kind, and for the mix
+FAILING_CALLS = 100_000  # per failure kind
+PRANGE_ITERATIONS = 1_000_000
+
+# The view each kind of gil_test.pyx derives (see run_kind there); `last` is the index of the
+# last call, for from_slice (which takes piece last % 3).
+EXPECTED = {
+    "slice_axis": lambda s, last: s["a2"][:, 1:5:2],
+    "index_axis": lambda s, last: s["a3"][:, 2, :],
+    "index": lambda s, last: s["a3"][-1, ::2, 1:4],
+    "reshape": lambda s, last: s["a2"].reshape(3, -1, 2),
+    "subview": lambda s, last: s["a1"][4:24].reshape(4, 5),
+    "transpose": lambda s, last: s["a2"].T,
+    "permute": lambda s, last: s["a3"].transpose(2, 0, 1),
+    "swap_axes": lambda s, last: np.swapaxes(s["a3"], 0, 2),
+    "move_axes": lambda s, last: np.moveaxis(s["a3"], 0, -1),
+    "broadcast_to": lambda s, last: np.broadcast_to(s["a2"], (4, 5, 6)),
+    "expand_dims": lambda s, last: np.expand_dims(s["a2"], 1),
+    "squeeze_axis": lambda s, last: np.squeeze(s["s3"], 1),
+    "squeeze": lambda s, last: np.squeeze(s["s3"]),
+    "diagonal": lambda s, last: np.diagonal(s["a2"], 1),
+    "flip_axis": lambda s, last: s["a2"][::-1],
+    "flip": lambda s, last: s["a2"][::-1, ::-1],
+    "sliding_window": lambda s, last: sliding_window_view(s["a2"], 3, axis=1)[:, ::2],
+    "from_slice": lambda s, last: np.split(s["a2"], 3, axis=1)[last % 3],
+}
+
+# Per failure kind of gil_test.pyx (FAILURES there): the exception and a part of its message.
+FAILURE_EXPECTED = {
+    "index_out_of_range": (IndexError, "out of range"),
+    "reshape_needs_copy": (ValueError, "without a copy"),
+    "bad_axis": (ValueError, "out of bounds"),
+    "squeeze_ndim": (ValueError, "the result has 3 dimensions"),
+}
+
+
+class Checker:
+    def __init__(self, name):
+        self.name = name
+        self.failures = []
+        self.reported = 0
+
+    def section(self):
+        """'ok', or how many checks failed since the last call."""
+        new, self.reported = len(self.failures) - self.reported, len(self.failures)
+        return "ok" if not new else f"{new} checks FAILED"
+
+    def check(self, ok, what):
+        if not ok:
+            self.failures.append(what)
+            print(f"  FAIL {self.name}: {what}")
+        return ok
+
+
+def same_view(got, want):
+    """got (a Cython memoryview) is exactly the NumPy view want: shape, values, address, and
+    the strides of every axis longer than 1 (the library's stride for extent 0/1 is free)."""
+    g = np.asarray(got)
+    if g.shape != want.shape or g.dtype != want.dtype or not np.array_equal(g, want):
+        return False
+    if g.__array_interface__["data"][0] != want.__array_interface__["data"][0]:
+        return False
+    return all(gs == ws for gs, ws, n in zip(g.strides, want.strides, want.shape) if n > 1)
+
+
+def refcounts(sources):
+    return {k: sys.getrefcount(v) for k, v in sources.items()}
+
+
+def run(module_name):
+    m = importlib.import_module(module_name)
+    c = Checker(module_name)
+    start = time.perf_counter()
+    sources = {
+        "a1": np.arange(24.0),
+        "a2": np.arange(30.0).reshape(5, 6),
+        "a3": np.arange(60.0).reshape(3, 4, 5),
+        "s3": np.arange(12.0).reshape(3, 1, 4),
+    }
+    args = (sources["a1"], sources["a2"], sources["a3"], sources["s3"])
+    refs_start = refcounts(sources)
+
+    # Positive control: the counter counts this module's PyGILState_Ensure calls.
+    control = m.with_gil_control(1000)
+    c.check(control == 1000, f"`with gil:` x1000 in nogil code counted {control} PyGILState_Ensure calls")
+
+    # 1. Every helper kind on success.
+    c.check(tuple(EXPECTED) == tuple(m.KINDS), f"kinds differ: {m.KINDS}")
+    gil_by_kind = {}
+    for kind, name in enumerate(m.KINDS):
+        gil, acq_deltas, last, first = m.success(kind, CALLS, *args)
+        gil_by_kind[name] = gil
+        c.check(gil == 0, f"{name}: {gil} PyGILState_Ensure calls over {CALLS} successful calls")
+        c.check(acq_deltas == (0, 0, 0, 0), f"{name}: acquisition counts changed by {acq_deltas}")
+        want = EXPECTED[name](sources, CALLS - 1)
+        c.check(same_view(last, want), f"{name}: result {np.asarray(last)!r} is not NumPy's {want!r}")
+        c.check(first == want[(0,) * want.ndim], f"{name}: first element read in nogil code {first} != {want[(0,) * want.ndim]}")
+        del last
+    nonzero = ", ".join(f"{k} {v}" for k, v in gil_by_kind.items() if v) or "0 for every kind"
+    print(f"{module_name}: success: {len(m.KINDS)} kinds x {CALLS:,} calls in nogil: "
+          f"PyGILState_Ensure {nonzero}; control: `with gil:` x1000 counted {control} "
+          f"[{c.section()}]")
+
+    # 2. A mix of kinds, each view made in a fresh call and dropped at its return.
+    refs0 = refcounts(sources)
+    gil, acq0, acq1, mref0, mref1 = m.mix(CALLS, *args)
+    refs1 = refcounts(sources)
+    c.check(gil == 0, f"mix: {gil} PyGILState_Ensure calls")
+    c.check(acq0 == acq1, f"mix: acquisition counts {acq0} -> {acq1}")
+    c.check(mref0 == mref1, f"mix: memoryview refcounts {mref0} -> {mref1}")
+    c.check(refs0 == refs1, f"mix: array refcounts {refs0} -> {refs1}")
+    print(f"{module_name}: mix: {CALLS:,} views made and dropped, PyGILState_Ensure {gil}, "
+          f"acquisition counts {acq0} -> {acq1}, memoryview refcounts {mref0} -> {mref1}, "
+          f"array refcounts {tuple(refs0.values())} -> {tuple(refs1.values())} [{c.section()}]")
+
+    # 3. prange: threads derive views of one shared array.
+    shared = np.arange(100.0 * 64).reshape(100, 64)
+    rounds = PRANGE_ITERATIONS // shared.shape[0]
+    want = rounds * shared[:, 1::2].sum()  # integers: every order of summation is exact
+    ref0 = sys.getrefcount(shared)
+    parts = []
+    for threads in (2, 4):
+        for can_raise in (False, True):
+            total, gil, acq0, acq1, ran = m.prange_sum(shared, threads, rounds, can_raise)
+            body = "except -1 body" if can_raise else "noexcept body"
+            c.check(total == want, f"prange {threads} threads, {body}: sum {total} != NumPy's {want}")
+            c.check(acq0 == acq1, f"prange {threads} threads, {body}: acquisition count {acq0} -> {acq1}")
+            c.check(ran == threads, f"prange {threads} threads, {body}: {ran} threads ran iterations")
+            # A body that can raise makes Cython's prange take the GIL once per thread when the
+            # parallel region starts (PyGILState_Ensure, to give each OpenMP thread a thread
+            # state for propagating errors), however many iterations: the helpers take none.
+            allowed = threads if can_raise else 0
+            c.check(gil == allowed, f"prange {threads} threads, {body}: {gil} PyGILState_Ensure calls, expected {allowed}")
+            parts.append(f"{threads} threads {body}: Ensure {gil}")
+    ref1 = sys.getrefcount(shared)
+    c.check(ref0 == ref1, f"prange: array refcount {ref0} -> {ref1}")
+    print(f"{module_name}: prange: {PRANGE_ITERATIONS:,} iterations x 2 views of one (100, 64) array, "
+          f"{'; '.join(parts)} [{c.section()}]")
+
+    # 4. Error paths.
+    c.check(tuple(FAILURE_EXPECTED) == tuple(m.FAILURES), f"failures differ: {m.FAILURES}")
+    parts = []
+    for which, name in enumerate(m.FAILURES):
+        exc_type, text = FAILURE_EXPECTED[name]
+        refs0 = refcounts(sources)
+        caught, last, gil, acq0, acq1 = m.failures(which, FAILING_CALLS, sources["a2"], sources["a3"])
+        refs1 = refcounts(sources)
+        c.check(caught == FAILING_CALLS, f"{name}: caught {caught} of {FAILING_CALLS}")
+        c.check(type(last) is exc_type and text in str(last),
+                f"{name}: raised {type(last).__name__}({str(last)!r}), expected {exc_type.__name__} with {text!r}")
+        c.check(acq0 == acq1, f"{name}: acquisition counts {acq0} -> {acq1}")
+        c.check(refs0 == refs1, f"{name}: array refcounts {refs0} -> {refs1}")
+        # Positive control: the failure path takes the GIL, and the counter sees it.
+        c.check(gil > 0, f"{name}: the failure path counted no PyGILState_Ensure")
+        parts.append(f"{name}: {type(last).__name__}({str(last)!r}), Ensure {gil / FAILING_CALLS:g}/call")
+        del last
+    print(f"{module_name}: errors, {FAILING_CALLS:,} calls of each kind: " + "; ".join(parts)
+          + f" [{c.section()}]")
+
+    refs_end = refcounts(sources)
+    c.check(refs_start == refs_end, f"array refcounts {refs_start} -> {refs_end} over the whole run")
+    print(f"{module_name}: {'FAILED' if c.failures else 'ok'} "
+          f"({len(c.failures)} failures, {time.perf_counter() - start:.1f} s)")
+    return not c.failures
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__.strip().splitlines()[2].strip())
+        return 2
+    results = [run(name) for name in sys.argv[1:]]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
