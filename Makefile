@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib demo cython-demo cython-test cython-ops cython-gil test check-header check-pxd check-version header-alone rust-test c-test numpy-test readme-example bench miri clean
+.PHONY: all lib demo cython-demo cython-test cython-ops cython-gil bench-cython test check-header check-pxd check-version header-alone rust-test c-test numpy-test readme-example bench miri clean
 
 all: lib
 
@@ -100,8 +100,14 @@ numpy-test: lib $(VPY)
 	$(VPY) tests/numpy_oracle.py $(LIBDIR)/libmemviewslice.so
 
 # --- other --------------------------------------------------------------------------------
-bench:
+bench: bench-cython
 	$(CARGO) bench --bench views
+
+# The Cython bridge against Cython's own slicing, NumPy and a pointer cast, from Python (prints
+# a table; missed targets are reported, not failures).
+bench-cython: lib $(VPY)
+	$(CYBUILD) benches/cython_bench.pyx --out $(BUILD)/benches/cython --name cython_bench_ext >/dev/null
+	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
 
 # The safe core under Miri (needs a nightly toolchain with the miri component).
 miri:
