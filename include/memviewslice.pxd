@@ -27,14 +27,18 @@
 # - Errors: `mvs_pyx_check(status)` raises IndexError (MVS_ERR_INDEX) or ValueError (anything
 #   else) with `mvs_last_error()`'s message, taking the GIL on that path only.
 #
-# Adding a helper that the mvs_<dtype> files lack is one line (a typed result needs a ctypedef
-# of its memoryview type, as those files have):
+# Adding a helper that the mvs_<dtype> files lack, for example one with a C-contiguous result
+# type: the library call is the one line; around it, a ctypedef of the result type (Cython
+# cannot cast to a memoryview type written out) and the two lines every helper has:
 #
-#     ctypedef double[:, :, ::1] d3c
-#     cdef inline d3c as_d3c(double[::1] a) nogil:
+#     ctypedef double[:, ::1] d2c
+#     cdef inline d2c rows_c(double[::1] a, Py_ssize_t offset, Py_ssize_t *shape) nogil:
 #         cdef mvs.mvs_pyx_slice out
-#         mvs.mvs_pyx_check(mvs.mvs_reshape(mvs.mvs_pyx_src(a), 1, sizeof(double), 3, shape, b'C', <mvs.mvs_slice *>&out))
-#         return (<d3c *>&out)[0]
+#         mvs.mvs_pyx_check(mvs.mvs_subview(mvs.mvs_pyx_src(a), 1, sizeof(double), offset, 2, shape, b'C', <mvs.mvs_slice *>&out))
+#         return (<d2c *>&out)[0]
+#
+# (examples/cython/flat_buffer.pyx uses this one.) The result type is a promise to Cython,
+# which does not check it: declare `::1` only where the library guarantees contiguity.
 
 cdef extern from "memviewslice.h" nogil:
     const char *MVS_VERSION
