@@ -30,7 +30,7 @@ typedef struct {
   pthread_t thread; /* the thread of the last call */
 } counter;
 
-static void counting_dealloc(void *data, void *ctx) {
+static inline void counting_dealloc(void *data, void *ctx) {
   counter *c = (counter *)ctx;
   if (data != c->expect) c->bad = 1;
   c->data = data;
