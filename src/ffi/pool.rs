@@ -128,7 +128,9 @@ pub unsafe extern "C" fn mvs_pool_create(
         if capacity > 0 {
             // SAFETY: `pool` is the live pool just made, not shared yet.
             let p = unsafe { &*pool };
-            if let Err(e) = p.grow(&mut p.lock()) {
+            // The guard must be gone before the pool is freed on failure.
+            let grown = p.grow(&mut p.lock());
+            if let Err(e) = grown {
                 // SAFETY: made by `try_box` above and not used again.
                 unsafe { free_box(pool) };
                 return Err(e);
