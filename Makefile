@@ -120,6 +120,7 @@ numpy-test: lib $(VPY)
 # --- other --------------------------------------------------------------------------------
 bench: bench-cython
 	$(CARGO) bench --bench views
+	$(CARGO) bench --bench ownership
 
 # The Cython bridge against Cython's own slicing, NumPy and a pointer cast, from Python (prints
 # a table; missed targets are reported, not failures).

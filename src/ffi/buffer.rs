@@ -399,3 +399,77 @@ pub unsafe extern "C" fn mvs_buffer_of(view: *const mvs_slice, out: *mut *mut mv
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refs(b: *const mvs_buffer) -> isize {
+        let mut n = -1;
+        // SAFETY: `b` is live in these tests.
+        assert_eq!(unsafe { mvs_buffer_refcount(b, &mut n) }, MVS_OK);
+        n
+    }
+
+    #[test]
+    fn retain_refuses_to_pass_the_limit() {
+        let mut b: *mut mvs_buffer = core::ptr::null_mut();
+        // SAFETY: valid out pointer; `b` is live until the last release below.
+        unsafe {
+            assert_eq!(mvs_buffer_alloc(16, 8, 0, &mut b), MVS_OK);
+            (*b).refs.store(MAX_REFS, Ordering::Relaxed);
+            assert_eq!(mvs_buffer_retain(b), MVS_ERR_OVERFLOW);
+            assert_eq!(refs(b), isize::MAX);
+            (*b).refs.store(MAX_REFS - 1, Ordering::Relaxed);
+            assert_eq!(mvs_buffer_retain(b), MVS_OK);
+            assert_eq!(mvs_buffer_retain(b), MVS_ERR_OVERFLOW);
+            (*b).refs.store(1, Ordering::Relaxed);
+            mvs_buffer_release(b);
+        }
+    }
+
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    unsafe extern "C" fn count(data: *mut c_void, ctx: *mut c_void) {
+        assert_eq!(data as usize, 0x1000);
+        assert_eq!(ctx as usize, 0x2000);
+        CALLS.fetch_add(1, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn callback_runs_once_at_the_last_release_from_any_thread() {
+        let mut b: *mut mvs_buffer = core::ptr::null_mut();
+        // SAFETY: the wrapped "memory" is never touched (size 0 at a fake address) and the
+        // callback only counts.
+        unsafe {
+            assert_eq!(mvs_buffer_wrap(0x1000 as *mut c_void, 0, Some(count), 0x2000 as *mut c_void, 0, &mut b), MVS_OK);
+        }
+        struct Shared(*mut mvs_buffer);
+        // SAFETY: the buffer's reference count is atomic; the pointer is only used through it.
+        unsafe impl Send for Shared {}
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                // SAFETY: `b` is live (the main thread holds a reference).
+                assert_eq!(unsafe { mvs_buffer_retain(b) }, MVS_OK);
+                let s = Shared(b);
+                std::thread::spawn(move || {
+                    let s = s;
+                    for _ in 0..10_000 {
+                        // SAFETY: this thread holds a reference.
+                        unsafe {
+                            assert_eq!(mvs_buffer_retain(s.0), MVS_OK);
+                            mvs_buffer_release(s.0);
+                        }
+                    }
+                    // SAFETY: gives back this thread's reference.
+                    unsafe { mvs_buffer_release(s.0) };
+                })
+            })
+            .collect();
+        // SAFETY: gives back the main thread's reference.
+        unsafe { mvs_buffer_release(b) };
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(CALLS.load(Ordering::SeqCst), 1);
+    }
+}

@@ -260,3 +260,42 @@ pub unsafe extern "C" fn mvs_pool_destroy(pool: *mut mvs_pool) {
     });
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acquire_grow_release_destroy() {
+        let shape = [2isize, 5];
+        let mut pool: *mut mvs_pool = core::ptr::null_mut();
+        let blank = mvs_slice {
+            memview: core::ptr::null_mut(),
+            data: core::ptr::null_mut(),
+            shape: [0; 8],
+            strides: [0; 8],
+            suboffsets: [-1; 8],
+        };
+        let mut views = [blank; 5];
+        let (mut arrays, mut acquired) = (0, 0);
+        // SAFETY: valid pointers throughout; the pool is destroyed once, at the end.
+        unsafe {
+            assert_eq!(mvs_pool_create(4, 2, shape.as_ptr(), b'F' as c_int, 3, &mut pool), MVS_OK);
+            for v in views.iter_mut() {
+                assert_eq!(mvs_pool_acquire(pool, v), MVS_OK);
+                assert_eq!((&v.shape[..2], &v.strides[..2]), (&[2isize, 5][..], &[4isize, 8][..]));
+                assert_eq!(v.data as usize % 64, 0);
+                v.data.cast::<f32>().write(1.5);
+            }
+            assert_eq!(mvs_pool_counts(pool, &mut arrays, &mut acquired), MVS_OK);
+            assert_eq!((arrays, acquired), (6, 5));
+            for v in &views {
+                assert_eq!(mvs_pool_release(pool, v), MVS_OK);
+            }
+            assert_eq!(mvs_pool_release(pool, &views[0]), MVS_ERR_VALUE);
+            assert_eq!(mvs_pool_counts(pool, &mut arrays, &mut acquired), MVS_OK);
+            assert_eq!((arrays, acquired), (6, 0));
+            mvs_pool_destroy(pool);
+        }
+    }
+}

@@ -24,6 +24,8 @@ struct Slab {
 #[derive(Debug)]
 pub struct Slots {
     slot_bytes: usize,
+    /// log2 of `slot_bytes` when it is a power of two: a shift instead of a division in `find`.
+    slot_shift: Option<u32>,
     slabs: Vec<Slab>,
     free: Vec<Slot>,
     acquired: Vec<bool>,
@@ -33,7 +35,8 @@ impl Slots {
     /// No arrays yet; arrays will be `slot_bytes` (> 0) apart.
     pub fn new(slot_bytes: usize) -> Self {
         assert!(slot_bytes > 0, "slot_bytes is positive");
-        Slots { slot_bytes, slabs: Vec::new(), free: Vec::new(), acquired: Vec::new() }
+        let slot_shift = slot_bytes.is_power_of_two().then(|| slot_bytes.trailing_zeros());
+        Slots { slot_bytes, slot_shift, slabs: Vec::new(), free: Vec::new(), acquired: Vec::new() }
     }
 
     /// Arrays in all slabs.
@@ -111,8 +114,11 @@ impl Slots {
     fn find(&self, addr: usize) -> Option<Slot> {
         self.slabs.iter().enumerate().find_map(|(slab, s)| {
             let delta = addr.checked_sub(s.base)?;
-            let index = delta / self.slot_bytes;
-            (delta % self.slot_bytes == 0 && index < s.count).then_some(Slot { slab, index })
+            let (index, rest) = match self.slot_shift {
+                Some(shift) => (delta >> shift, delta & (self.slot_bytes - 1)),
+                None => (delta / self.slot_bytes, delta % self.slot_bytes),
+            };
+            (rest == 0 && index < s.count).then_some(Slot { slab, index })
         })
     }
 }

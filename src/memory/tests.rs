@@ -127,3 +127,19 @@ fn empty_pool_refuses_everything() {
     assert!(matches!(s.reserve(usize::MAX), Err(Error::Alloc { .. })));
     assert_eq!(s.total(), 0);
 }
+
+#[test]
+fn lookup_with_slots_that_are_not_powers_of_two() {
+    let mut s = Slots::new(192);
+    s.reserve(4).unwrap();
+    s.add_slab(0x4000, 4);
+    let taken: Vec<Slot> = (0..4).map(|_| s.take().unwrap()).collect();
+    assert_eq!(taken.iter().map(|&x| s.offset(x)).collect::<Vec<_>>(), [0, 192, 384, 576]);
+    for bad in [0x4000 + 64, 0x4000 + 128, 0x4000 + 4 * 192, 0x4000 + 191] {
+        assert_eq!(s.give_back(bad), Err(Error::NotFromPool), "{bad:#x}");
+    }
+    for addr in [0x4000 + 576, 0x4000, 0x4000 + 192, 0x4000 + 384] {
+        assert_eq!(s.give_back(addr), Ok(()), "{addr:#x}");
+    }
+    assert_eq!(s.give_back(0x4000), Err(Error::NotAcquired));
+}
