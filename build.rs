@@ -24,8 +24,18 @@ const PREAMBLE: &str = r#"/*
  *   (shape[i] - 1) * |strides[i]|, does not fit in ptrdiff_t, or other arithmetic on extents,
  *   strides or offsets would overflow). No real array has such a span, and refusing it keeps
  *   every offset the library computes exact.
- * - Nothing here allocates, locks, prints, aborts or reads the viewed memory (except through
- *   indirect dimensions where a function says so). Every function is thread-safe.
+ * - No view function allocates, locks, prints, aborts or reads the viewed memory (except
+ *   through indirect dimensions where a function says so). Only the ownership functions
+ *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, and mvs_pool_acquire when
+ *   the pool grows) and only the pool functions lock (one short mutex section per call).
+ *   Nothing prints or aborts. Every function is thread-safe.
+ * - Ownership: an mvs_buffer owns a memory block and counts references atomically (retain and
+ *   release from any thread; the memory is freed, or the deallocation callback runs, exactly
+ *   once, at the last release). Views never own anything: mvs_buffer_view puts the buffer in
+ *   the view's memview as a BORROWED token (no reference is taken), which derived views copy
+ *   and mvs_buffer_of reads back; retain the buffer for as long as a view must keep the
+ *   memory alive. Never give Cython a view whose memview is a buffer (or NULL, as for pool
+ *   and raw-memory views) as a typed memoryview.
  * - Free choices, where NumPy's value addresses nothing: the stride of a result axis of
  *   length 0 or 1 is the source's; slicing (or taking a diagonal) to length 0 adds no offset
  *   to the data address. Other axes of a zero-size view may still move it.

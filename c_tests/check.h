@@ -99,6 +99,7 @@ static inline const char *status_name(int s) {
     case MVS_ERR_NOT_CONTIGUOUS: return "MVS_ERR_NOT_CONTIGUOUS";
     case MVS_ERR_VALUE: return "MVS_ERR_VALUE";
     case MVS_ERR_INTERNAL: return "MVS_ERR_INTERNAL";
+    case MVS_ERR_ALLOC: return "MVS_ERR_ALLOC";
     default: return "(unknown status)";
   }
 }

@@ -345,7 +345,7 @@ static void test_each_error_code(void) {
 
 static void test_status_str(void) {
   int s, t;
-  const char *unknown = mvs_status_str(MVS_ERR_INTERNAL + 1);
+  const char *unknown = mvs_status_str(MVS_ERR_ALLOC + 1);
   CHECK_EQ(MVS_OK, 0);
   CHECK_EQ(MVS_ERR_NULL, 1);
   CHECK_EQ(MVS_ERR_NDIM, 2);
@@ -362,6 +362,7 @@ static void test_status_str(void) {
   CHECK_EQ(MVS_ERR_NOT_CONTIGUOUS, 13);
   CHECK_EQ(MVS_ERR_VALUE, 14);
   CHECK_EQ(MVS_ERR_INTERNAL, 15);
+  CHECK_EQ(MVS_ERR_ALLOC, 16);
   CHECK(MVS_NONE == PTRDIFF_MIN);
   CHECK_EQ(MVS_MAX_DIMS, 8);
   CHECK_EQ(MVS_MAX_INDEX_ITEMS, 17);
@@ -376,12 +377,12 @@ static void test_status_str(void) {
 
   CHECK_STR(unknown, "unknown status code");
   CHECK_STR(mvs_status_str(-1), "unknown status code");
-  CHECK_STR(mvs_status_str(16), "unknown status code");
+  CHECK_STR(mvs_status_str(17), "unknown status code");
   CHECK_STR(mvs_status_str(1000), "unknown status code");
   CHECK_STR(mvs_status_str(INT_MIN), "unknown status code");
   CHECK_STR(mvs_status_str(INT_MAX), "unknown status code");
-  /* every known code, MVS_ERR_INTERNAL included, has its own non-empty description */
-  for (s = MVS_OK; s <= MVS_ERR_INTERNAL; s++) {
+  /* every known code, MVS_ERR_ALLOC (the last) included, has its own non-empty description */
+  for (s = MVS_OK; s <= MVS_ERR_ALLOC; s++) {
     const char *d = mvs_status_str(s);
     if (!CHECK(d != NULL && strlen(d) > 0 && strcmp(d, "unknown status code") != 0))
       fprintf(stderr, "    (status %d)\n", s);
@@ -391,6 +392,7 @@ static void test_status_str(void) {
   }
   CHECK_STR(mvs_status_str(MVS_OK), "success");
   CHECK(strstr(mvs_status_str(MVS_ERR_INTERNAL), "internal") != NULL);
+  CHECK(strstr(mvs_status_str(MVS_ERR_ALLOC), "allocation") != NULL);
   CHECK(strstr(mvs_status_str(MVS_ERR_NULL), "NULL") != NULL);
   CHECK(strstr(mvs_status_str(MVS_ERR_OVERFLOW), "overflow") != NULL);
   /* static strings: the same pointer every time */

@@ -17,8 +17,18 @@
  *   (shape[i] - 1) * |strides[i]|, does not fit in ptrdiff_t, or other arithmetic on extents,
  *   strides or offsets would overflow). No real array has such a span, and refusing it keeps
  *   every offset the library computes exact.
- * - Nothing here allocates, locks, prints, aborts or reads the viewed memory (except through
- *   indirect dimensions where a function says so). Every function is thread-safe.
+ * - No view function allocates, locks, prints, aborts or reads the viewed memory (except
+ *   through indirect dimensions where a function says so). Only the ownership functions
+ *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, and mvs_pool_acquire when
+ *   the pool grows) and only the pool functions lock (one short mutex section per call).
+ *   Nothing prints or aborts. Every function is thread-safe.
+ * - Ownership: an mvs_buffer owns a memory block and counts references atomically (retain and
+ *   release from any thread; the memory is freed, or the deallocation callback runs, exactly
+ *   once, at the last release). Views never own anything: mvs_buffer_view puts the buffer in
+ *   the view's memview as a BORROWED token (no reference is taken), which derived views copy
+ *   and mvs_buffer_of reads back; retain the buffer for as long as a view must keep the
+ *   memory alive. Never give Cython a view whose memview is a buffer (or NULL, as for pool
+ *   and raw-memory views) as a typed memoryview.
  * - Free choices, where NumPy's value addresses nothing: the stride of a result axis of
  *   length 0 or 1 is the source's; slicing (or taking a diagonal) to length 0 adds no offset
  *   to the data address. Other axes of a zero-size view may still move it.
@@ -41,6 +51,18 @@
  * Most dimensions an `mvs_slice` can describe (as in Cython).
  */
 #define MVS_MAX_DIMS 8
+
+/**
+ * Flag of `mvs_buffer_alloc`: fill the memory with zero bytes.
+ */
+#define MVS_BUFFER_ZEROED 1
+
+/**
+ * Flag of `mvs_buffer_wrap`: the memory is read-only (for example a `const void *` from
+ * another library). `mvs_buffer_readonly` reports it, and consumers that honour it (the
+ * Python buffer protocol) export the memory read-only. The library itself never writes.
+ */
+#define MVS_BUFFER_READONLY 2
 
 /**
  * `mvs_index_item` kind: an integer index (`start`): selects one position and drops the axis.
@@ -80,9 +102,34 @@
 #define MVS_CONTIG_CYTHON 1
 
 /**
+ * An opaque, atomically reference-counted owner of a memory block: either allocated by the
+ * library (`mvs_buffer_alloc`) or foreign memory with a deallocation callback
+ * (`mvs_buffer_wrap`). A new buffer has one reference, owned by the caller. Every reference
+ * is given back with `mvs_buffer_release`; the memory is freed (or the callback runs) exactly
+ * once, when the last reference goes, on the thread that releases it. References may be
+ * retained and released from any thread without locks and without the GIL. The data pointer,
+ * size and read-only flag never change.
+ */
+typedef struct mvs_buffer mvs_buffer;
+
+/**
+ * An opaque pool of arrays of one shape, itemsize and order, for fast acquire and release of
+ * scratch arrays from any thread. Made by `mvs_pool_create`, freed by `mvs_pool_destroy`.
+ */
+typedef struct mvs_pool mvs_pool;
+
+/**
  * The result of every fallible function: `MVS_OK` (0) or one of the `MVS_ERR_*` codes.
  */
 typedef int mvs_status;
+
+/**
+ * The deallocation callback of `mvs_buffer_wrap`: called exactly once, with the wrapped data
+ * pointer and the context pointer given to `mvs_buffer_wrap`, on the thread that releases the
+ * last reference. It must not call back into the buffer (it is already gone).
+ */
+typedef void (*mvs_dealloc_fn)(void *data,
+                               void *ctx);
 
 /**
  * A strided view, laid out byte for byte like Cython's `__Pyx_memviewslice`. It carries no
@@ -182,7 +229,8 @@ typedef struct mvs_index_item {
 #define MVS_ERR_STEP 7
 
 /**
- * Arithmetic on extents, strides or offsets would overflow `ptrdiff_t`.
+ * Arithmetic on extents, strides or offsets would overflow `ptrdiff_t`; a buffer or pool
+ * would be larger than `PTRDIFF_MAX` bytes; a buffer's reference count is at its limit.
  */
 #define MVS_ERR_OVERFLOW 8
 
@@ -198,7 +246,8 @@ typedef struct mvs_index_item {
 #define MVS_ERR_INDIRECT 10
 
 /**
- * The view addresses bytes outside the given extent, or a subview does not fit its source.
+ * The view addresses bytes outside the given extent, a subview does not fit its source, or a
+ * view does not fit its buffer.
  */
 #define MVS_ERR_BOUNDS 11
 
@@ -214,7 +263,9 @@ typedef struct mvs_index_item {
 
 /**
  * Another argument is invalid: an unknown order, rule or item kind, a count out of range, a
- * window larger than its axis, sections that do not divide an axis.
+ * window larger than its axis, sections that do not divide an axis; an alignment that is
+ * not a power of two, unknown flag bits, a negative pool capacity, a view that carries no
+ * buffer, a view released to a pool that did not hand it out or released twice.
  */
 #define MVS_ERR_VALUE 14
 
@@ -223,9 +274,200 @@ typedef struct mvs_index_item {
  */
 #define MVS_ERR_INTERNAL 15
 
+/**
+ * Memory allocation failed (only the functions that allocate: buffers and pools).
+ */
+#define MVS_ERR_ALLOC 16
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Allocates a buffer of `nbytes` bytes aligned to `alignment`. The new buffer has one
+ * reference, owned by the caller; it is writable.
+ *
+ * - `nbytes`: >= 0. A size of 0 still gives a unique, aligned, non-NULL data pointer.
+ * - `alignment`: a power of two (1, 2, 4, ...) giving the data pointer's alignment.
+ * - `flags`: 0 or `MVS_BUFFER_ZEROED` (the memory is zero-filled; otherwise its content is
+ *   unspecified, as from `malloc`).
+ * - `out`: receives the buffer.
+ *
+ * Errors: `MVS_ERR_NULL` (`out` is NULL), `MVS_ERR_SHAPE` (`nbytes` < 0), `MVS_ERR_VALUE`
+ * (`alignment` is not a power of two, or unknown bits in `flags`), `MVS_ERR_OVERFLOW` (the
+ * block, `nbytes` rounded up to `alignment` plus a small header, would exceed `PTRDIFF_MAX`
+ * bytes), `MVS_ERR_ALLOC` (the allocator refused).
+ *
+ * The buffer and its memory are one allocation from the Rust global allocator (the system
+ * `malloc` family); release it with `mvs_buffer_release`, never `free`. Thread-safe.
+ *
+ * # Safety
+ * `out` is NULL or points to a writable `mvs_buffer *`.
+ */
+mvs_status mvs_buffer_alloc(ptrdiff_t nbytes,
+                            ptrdiff_t alignment,
+                            int flags,
+                            struct mvs_buffer **out);
+
+/**
+ * Wraps `nbytes` bytes of foreign memory at `data` in a new buffer, without copying. The new
+ * buffer has one reference, owned by the caller. When the last reference is released,
+ * `dealloc(data, ctx)` is called exactly once, on the releasing thread.
+ *
+ * - `data`: the memory; may be NULL only when `nbytes` is 0. Not read or written by the
+ *   library.
+ * - `nbytes`: >= 0.
+ * - `dealloc`: frees the memory; NULL for memory the caller keeps (then the buffer only
+ *   borrows it, and the caller must keep it valid until the last release).
+ * - `ctx`: passed to `dealloc` unchanged (for example an allocator handle, or the owning
+ *   object of another library); may be NULL.
+ * - `flags`: 0 or `MVS_BUFFER_READONLY`.
+ * - `out`: receives the buffer.
+ *
+ * Errors: `MVS_ERR_NULL` (`out` is NULL, or `data` is NULL and `nbytes` > 0), `MVS_ERR_SHAPE`
+ * (`nbytes` < 0), `MVS_ERR_VALUE` (unknown bits in `flags`), `MVS_ERR_ALLOC` (no memory for
+ * the buffer's small header). On failure `dealloc` is not called: the memory is still the
+ * caller's. Thread-safe.
+ *
+ * # Safety
+ * `data` points to `nbytes` bytes that stay valid (and, unless `MVS_BUFFER_READONLY`,
+ * writable) until `dealloc` is called, or until the last release when `dealloc` is NULL;
+ * `dealloc(data, ctx)` may be called once from any thread; `out` is NULL or points to a
+ * writable `mvs_buffer *`.
+ */
+mvs_status mvs_buffer_wrap(void *data,
+                           ptrdiff_t nbytes,
+                           mvs_dealloc_fn dealloc,
+                           void *ctx,
+                           int flags,
+                           struct mvs_buffer **out);
+
+/**
+ * Adds a reference to `buffer`, to be given back with `mvs_buffer_release`. Lock-free,
+ * callable from any thread (a relaxed atomic increment).
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer` is NULL), `MVS_ERR_OVERFLOW` (the count would exceed
+ * `PTRDIFF_MAX`; nothing changes).
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer on which the calling thread holds a reference (or one that
+ * another reference keeps alive for the duration of the call).
+ */
+mvs_status mvs_buffer_retain(struct mvs_buffer *buffer);
+
+/**
+ * Gives back one reference to `buffer`. When it was the last, frees the memory (a buffer from
+ * `mvs_buffer_alloc`) or calls the deallocation callback (from `mvs_buffer_wrap`, unless it
+ * is NULL), exactly once, on this thread, before returning; the buffer, its memory and every
+ * view of it are then invalid. `buffer` NULL is a no-op. Lock-free, callable from any thread:
+ * a Release decrement, and an Acquire fence before freeing, so that every thread's use of the
+ * memory before its release happens before the deallocation.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer, and the caller gives up one reference it holds (releasing
+ * more references than were taken is undefined behaviour, as with `free`).
+ */
+void mvs_buffer_release(struct mvs_buffer *buffer);
+
+/**
+ * The address of the buffer's memory, into `*out` (aligned as requested for a buffer from
+ * `mvs_buffer_alloc`; the wrapped pointer for one from `mvs_buffer_wrap`). It never changes.
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer` or `out` is NULL). Thread-safe.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer; `out` is NULL or points to a writable `void *`.
+ */
+mvs_status mvs_buffer_data(const struct mvs_buffer *buffer,
+                           void **out);
+
+/**
+ * The size of the buffer's memory in bytes, into `*out`. It never changes.
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer` or `out` is NULL). Thread-safe.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer; `out` is NULL or points to a writable `ptrdiff_t`.
+ */
+mvs_status mvs_buffer_size(const struct mvs_buffer *buffer,
+                           ptrdiff_t *out);
+
+/**
+ * Whether the buffer's memory is read-only (wrapped with `MVS_BUFFER_READONLY`): 1 or 0 into
+ * `*out`. It never changes.
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer` or `out` is NULL). Thread-safe.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer; `out` is NULL or points to a writable int.
+ */
+mvs_status mvs_buffer_readonly(const struct mvs_buffer *buffer,
+                               int *out);
+
+/**
+ * The buffer's current reference count, into `*out` (for tests and debugging: other threads
+ * may change it at any time, so it is only a snapshot).
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer` or `out` is NULL). Thread-safe.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer; `out` is NULL or points to a writable `ptrdiff_t`.
+ */
+mvs_status mvs_buffer_refcount(const struct mvs_buffer *buffer,
+                               ptrdiff_t *out);
+
+/**
+ * Builds a contiguous view of `shape` in C or F order over the start of the buffer's memory.
+ * Its `memview` is `buffer` itself, so that C code can find the buffer again from the view,
+ * or from any view derived from it (derivations copy `memview`), with `mvs_buffer_of`.
+ *
+ * The view BORROWS the buffer: it holds no reference, and building, copying, deriving or
+ * dropping a view never changes the count. A view is valid while some reference keeps the
+ * buffer alive. To keep the memory alive as long as a view, retain the buffer when storing
+ * the view (`mvs_buffer_of` then `mvs_buffer_retain`) and release it when done with the view.
+ *
+ * NEVER hand such a view to Cython as a typed memoryview: Cython reads `memview` as a
+ * `PyObject *` memoryview and would use the buffer as one (crash or memory corruption). For
+ * Python, export the buffer through the Cython layer's buffer object instead.
+ *
+ * - `buffer`: the buffer; `itemsize`: bytes per item, > 0.
+ * - `ndim`: 0..=8; `shape` holds `ndim` extents, each >= 0 (may be NULL when `ndim` is 0).
+ * - `order`: `'C'` or `'F'`.
+ * - `out`: receives the view.
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer`, `shape` or `out` is NULL), `MVS_ERR_NDIM`,
+ * `MVS_ERR_ITEMSIZE`, `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order),
+ * `MVS_ERR_OVERFLOW` (the byte size does not fit in `ptrdiff_t`), `MVS_ERR_BOUNDS` (the view
+ * needs more bytes than the buffer has). The data pointer's alignment is not checked against
+ * `itemsize`. A read-only buffer gives a view like any other: the struct has no read-only
+ * flag, and writing through it is the caller's error. Does not allocate; thread-safe.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer; `shape` points to `ndim` readable extents; `out` is NULL
+ * or points to a writable `mvs_slice`.
+ */
+mvs_status mvs_buffer_view(struct mvs_buffer *buffer,
+                           ptrdiff_t itemsize,
+                           int ndim,
+                           const ptrdiff_t *shape,
+                           int order,
+                           struct mvs_slice *out);
+
+/**
+ * The buffer a view carries in its `memview`, into `*out`: for a view made by
+ * `mvs_buffer_view` or derived from one, the buffer. Takes no reference (call
+ * `mvs_buffer_retain` to keep it), and does not dereference `memview`, so it cannot tell a
+ * buffer from another token: only call it on views that come from `mvs_buffer_view`.
+ *
+ * Errors: `MVS_ERR_NULL` (`view` or `out` is NULL), `MVS_ERR_VALUE` (`memview` is NULL: the
+ * view carries no buffer). Thread-safe.
+ *
+ * # Safety
+ * `view` is NULL or points to a readable `mvs_slice`; `out` is NULL or points to a writable
+ * `mvs_buffer *`.
+ */
+mvs_status mvs_buffer_of(const struct mvs_slice *view,
+                         struct mvs_buffer **out);
 
 /**
  * Builds a contiguous view of `shape` over `data`, in C (row-major) or F (column-major) order.
@@ -622,6 +864,106 @@ mvs_status mvs_split_at(const struct mvs_slice *src,
                         const ptrdiff_t *indices,
                         ptrdiff_t nindices,
                         struct mvs_slice *outs);
+
+/**
+ * Creates a pool of arrays of `shape` items of `itemsize` bytes, contiguous in `order`, with
+ * room for `capacity` arrays allocated up front (one slab). Acquiring more than `capacity`
+ * at once grows the pool by allocating.
+ *
+ * - `itemsize`: bytes per item, > 0.
+ * - `ndim`: 0..=8; `shape` holds `ndim` extents, each >= 0 (may be NULL when `ndim` is 0).
+ * - `order`: `'C'` or `'F'`.
+ * - `capacity`: >= 0; 0 allocates nothing until the first acquire.
+ * - `out`: receives the pool.
+ *
+ * Layout: each array starts on a 64-byte boundary and arrays are spaced by their byte size
+ * rounded up to a multiple of 64 (at least 64), so arrays used by different threads never
+ * share a cache line. The first slab holds `capacity` arrays; each later slab holds as many
+ * as all earlier ones (the pool doubles). Memory returns to the system only at
+ * `mvs_pool_destroy`.
+ *
+ * Errors: `MVS_ERR_NULL` (`shape` or `out` is NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
+ * `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order, or `capacity` < 0),
+ * `MVS_ERR_OVERFLOW` (an array, or the first slab, would exceed `PTRDIFF_MAX` bytes),
+ * `MVS_ERR_ALLOC`. Thread-safe.
+ *
+ * # Safety
+ * `shape` points to `ndim` readable extents; `out` is NULL or points to a writable
+ * `mvs_pool *`.
+ */
+mvs_status mvs_pool_create(ptrdiff_t itemsize,
+                           int ndim,
+                           const ptrdiff_t *shape,
+                           int order,
+                           ptrdiff_t capacity,
+                           struct mvs_pool **out);
+
+/**
+ * Acquires an array of the pool: `*out` receives a contiguous view of it (the pool's shape,
+ * itemsize and order; `memview` NULL), for the caller's exclusive use until it gives it back
+ * with `mvs_pool_release`. The array given back last is handed out first (it is likely in
+ * cache). Its content is unspecified (not zeroed; what the last user left).
+ *
+ * When every array is acquired, the pool grows by a slab (an allocation); otherwise this does
+ * not allocate. Thread-safe: any number of threads may acquire and release concurrently (a
+ * short critical section under one mutex); two acquired arrays never overlap.
+ *
+ * The view's `memview` is NULL: never hand it to Cython as a typed memoryview, and do not
+ * call `mvs_buffer_of` on it.
+ *
+ * Errors: `MVS_ERR_NULL` (`pool` or `out` is NULL), `MVS_ERR_OVERFLOW` (the pool cannot
+ * double again), `MVS_ERR_ALLOC` (growing failed; the pool is unchanged).
+ *
+ * # Safety
+ * `pool` is NULL or a live pool; `out` is NULL or points to a writable `mvs_slice`.
+ */
+mvs_status mvs_pool_acquire(struct mvs_pool *pool,
+                            struct mvs_slice *out);
+
+/**
+ * Gives an array acquired with `mvs_pool_acquire` back to the pool. Only `view->data` is
+ * read: it must be the data address `mvs_pool_acquire` wrote (the rest of the view is
+ * ignored, so a transposed or reshaped copy with the same data address is fine; a view
+ * sliced to a different start is not). After this call the array may be handed to another
+ * thread at once: stop using it first.
+ *
+ * Errors: `MVS_ERR_NULL` (`pool` or `view` is NULL), `MVS_ERR_VALUE` (`view->data` is not the
+ * start of an array of this pool, or the array is not acquired: released twice, or never
+ * handed out). On error the pool is unchanged. Thread-safe (see `mvs_pool_acquire`); does not
+ * allocate.
+ *
+ * # Safety
+ * `pool` is NULL or a live pool; `view` is NULL or points to a readable `mvs_slice`.
+ */
+mvs_status mvs_pool_release(struct mvs_pool *pool,
+                            const struct mvs_slice *view);
+
+/**
+ * The number of arrays the pool has (free and acquired) into `*out_arrays`, and of those
+ * currently acquired into `*out_acquired` (a snapshot when other threads use the pool).
+ *
+ * Errors: `MVS_ERR_NULL` (`pool`, `out_arrays` or `out_acquired` is NULL). Thread-safe.
+ *
+ * # Safety
+ * `pool` is NULL or a live pool; `out_arrays` and `out_acquired` are NULL or point to
+ * writable `ptrdiff_t`s.
+ */
+mvs_status mvs_pool_counts(const struct mvs_pool *pool,
+                           ptrdiff_t *out_arrays,
+                           ptrdiff_t *out_acquired);
+
+/**
+ * Destroys the pool and frees all of its memory, including the arrays still acquired: views
+ * of them dangle afterwards, and using them (or releasing them) is undefined behaviour. Give
+ * every array back first when in doubt (`mvs_pool_counts` tells). `pool` NULL is a no-op.
+ *
+ * Not thread-safe with respect to the same pool: no other call on `pool` may run
+ * concurrently or follow.
+ *
+ * # Safety
+ * `pool` is NULL or a live pool made by `mvs_pool_create`, not used again.
+ */
+void mvs_pool_destroy(struct mvs_pool *pool);
 
 /**
  * Whether the view is contiguous in `order` (`'C'` or `'F'`) under `rule`

@@ -1,13 +1,17 @@
 //! The C API. Exported functions only convert pointers, check arguments and map errors; the
-//! arithmetic is in [`crate::view`]. Every raw-pointer access of the library is in this file.
+//! arithmetic is in [`crate::view`] and [`crate::memory`]. Every raw-pointer access of the view
+//! functions is in this file; the owned objects keep theirs (allocation, reference counting) in
+//! `buffer.rs` and `pool.rs`, next to the objects, using [`try_box`] and [`free_box`] here.
 //!
 //! NULL policy: a NULL pointer where a value is required is `MVS_ERR_NULL`; an array argument
 //! of length 0 may be NULL.
 
 #![allow(non_camel_case_types)]
 
+mod buffer;
 mod construct;
 mod derive;
+mod pool;
 mod query;
 mod status;
 
@@ -16,8 +20,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::view::{self, Addr, View};
 
+pub use buffer::*;
 pub use construct::*;
 pub use derive::*;
+pub use pool::*;
 pub use query::*;
 pub use status::*;
 use status::{record, Failure};
@@ -87,6 +93,33 @@ fn run(body: impl FnOnce() -> Result<(), Failure>) -> mvs_status {
         Ok(Ok(())) => MVS_OK,
         Ok(Err(failure)) => record(&failure),
         Err(_) => record(&Failure::Panic),
+    }
+}
+
+/// Moves `value` to a new heap allocation, like `Box::into_raw(Box::new(value))` but reporting
+/// an allocation failure as `MVS_ERR_ALLOC` instead of aborting. Free it with [`free_box`].
+fn try_box<T>(value: T) -> Result<*mut T, Failure> {
+    let layout = std::alloc::Layout::new::<T>();
+    assert!(layout.size() > 0, "no zero-sized objects");
+    // SAFETY: the layout has a non-zero size.
+    let p = unsafe { std::alloc::alloc(layout) }.cast::<T>();
+    if p.is_null() {
+        return Err(crate::memory::Error::Alloc { nbytes: layout.size(), alignment: layout.align() }.into());
+    }
+    // SAFETY: `p` is a fresh allocation for a `T`.
+    unsafe { p.write(value) };
+    Ok(p)
+}
+
+/// Drops and frees an object made by [`try_box`].
+///
+/// # Safety
+/// `p` came from [`try_box`] for this `T` and is not used again.
+unsafe fn free_box<T>(p: *mut T) {
+    // SAFETY: per this function's contract, `p` is a live `T` allocated with `Layout::new::<T>()`.
+    unsafe {
+        p.drop_in_place();
+        std::alloc::dealloc(p.cast(), std::alloc::Layout::new::<T>());
     }
 }
 

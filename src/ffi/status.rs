@@ -4,6 +4,7 @@ use core::cell::RefCell;
 use core::ffi::{c_char, c_int, CStr};
 use core::fmt::{self, Write};
 
+use crate::memory;
 use crate::view::{Error, Kind};
 
 /// The result of every fallible function: `MVS_OK` (0) or one of the `MVS_ERR_*` codes.
@@ -28,29 +29,36 @@ pub const MVS_ERR_SHAPE: mvs_status = 5;
 pub const MVS_ERR_INDEX: mvs_status = 6;
 /// A slice step of 0, or a window step that is not positive.
 pub const MVS_ERR_STEP: mvs_status = 7;
-/// Arithmetic on extents, strides or offsets would overflow `ptrdiff_t`.
+/// Arithmetic on extents, strides or offsets would overflow `ptrdiff_t`; a buffer or pool
+/// would be larger than `PTRDIFF_MAX` bytes; a buffer's reference count is at its limit.
 pub const MVS_ERR_OVERFLOW: mvs_status = 8;
 /// The reshape is valid but impossible without copying the data.
 pub const MVS_ERR_NEEDS_COPY: mvs_status = 9;
 /// The view has an indirect dimension (suboffset >= 0) that the operation does not support, or
 /// an offset behind an indirect dimension would make its suboffset negative.
 pub const MVS_ERR_INDIRECT: mvs_status = 10;
-/// The view addresses bytes outside the given extent, or a subview does not fit its source.
+/// The view addresses bytes outside the given extent, a subview does not fit its source, or a
+/// view does not fit its buffer.
 pub const MVS_ERR_BOUNDS: mvs_status = 11;
 /// The shapes cannot be broadcast together.
 pub const MVS_ERR_BROADCAST: mvs_status = 12;
 /// The operation needs a contiguous source.
 pub const MVS_ERR_NOT_CONTIGUOUS: mvs_status = 13;
 /// Another argument is invalid: an unknown order, rule or item kind, a count out of range, a
-/// window larger than its axis, sections that do not divide an axis.
+/// window larger than its axis, sections that do not divide an axis; an alignment that is
+/// not a power of two, unknown flag bits, a negative pool capacity, a view that carries no
+/// buffer, a view released to a pool that did not hand it out or released twice.
 pub const MVS_ERR_VALUE: mvs_status = 14;
 /// An internal error (a bug in the library); the message says where.
 pub const MVS_ERR_INTERNAL: mvs_status = 15;
+/// Memory allocation failed (only the functions that allocate: buffers and pools).
+pub const MVS_ERR_ALLOC: mvs_status = 16;
 
 /// Why an exported function failed: a view error, or one only the C layer can see.
 #[derive(Debug)]
 pub(crate) enum Failure {
     View(Error),
+    Own(memory::Error),
     Null(&'static str),
     Panic,
 }
@@ -61,11 +69,24 @@ impl From<Error> for Failure {
     }
 }
 
+impl From<memory::Error> for Failure {
+    fn from(e: memory::Error) -> Self {
+        Failure::Own(e)
+    }
+}
+
 impl Failure {
     pub(crate) fn status(&self) -> mvs_status {
         match self {
             Failure::Null(_) => MVS_ERR_NULL,
             Failure::Panic => MVS_ERR_INTERNAL,
+            Failure::Own(e) => match e.kind() {
+                memory::Kind::Shape => MVS_ERR_SHAPE,
+                memory::Kind::Value => MVS_ERR_VALUE,
+                memory::Kind::Overflow => MVS_ERR_OVERFLOW,
+                memory::Kind::Alloc => MVS_ERR_ALLOC,
+                memory::Kind::Bounds => MVS_ERR_BOUNDS,
+            },
             Failure::View(e) => match e.kind() {
                 Kind::Ndim => MVS_ERR_NDIM,
                 Kind::Axis => MVS_ERR_AXIS,
@@ -89,6 +110,7 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::View(e) => e.fmt(f),
+            Failure::Own(e) => e.fmt(f),
             Failure::Null(name) => write!(f, "argument `{name}` is NULL"),
             Failure::Panic => write!(f, "internal error: the library panicked (please report this)"),
         }
@@ -164,6 +186,7 @@ pub extern "C" fn mvs_status_str(status: mvs_status) -> *const c_char {
         MVS_ERR_NOT_CONTIGUOUS => c"source is not contiguous",
         MVS_ERR_VALUE => c"invalid argument value",
         MVS_ERR_INTERNAL => c"internal error",
+        MVS_ERR_ALLOC => c"memory allocation failed",
         _ => c"unknown status code",
     };
     s.as_ptr()

@@ -1,0 +1,94 @@
+//! Cost of the ownership functions through the exported `extern "C"` functions, each next to
+//! its baseline in the same criterion group and run:
+//! - `pool_acquire_release`: `mvs_pool_acquire` + `mvs_pool_release` of a (3, 3) float64 array
+//!   (72 bytes), against `malloc_free_72`: `malloc(72)` + `free` (glibc, the same size);
+//! - `buffer_alloc_release`: `mvs_buffer_alloc(72, 8)` + `mvs_buffer_release` (one allocation
+//!   with the header), against the same `malloc_free_72`;
+//! - `buffer_retain_release`: `mvs_buffer_retain` + `mvs_buffer_release` on a live buffer (two
+//!   uncontended atomic operations);
+//! - `buffer_wrap_release`: `mvs_buffer_wrap` of existing memory with no callback + release.
+//!
+//! Run: `cargo bench --bench ownership` (part of `make bench`).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use core::ffi::c_int;
+use criterion::{criterion_group, criterion_main, Criterion};
+use memviewslice::ffi::*;
+
+const C: c_int = b'C' as c_int;
+
+fn empty() -> mvs_slice {
+    mvs_slice {
+        memview: core::ptr::null_mut(),
+        data: core::ptr::null_mut(),
+        shape: [0; 8],
+        strides: [0; 8],
+        suboffsets: [-1; 8],
+    }
+}
+
+fn ok(status: mvs_status) {
+    assert_eq!(status, MVS_OK, "{:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
+}
+
+fn ownership(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ownership");
+    g.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+
+    g.bench_function("malloc_free_72", |b| {
+        b.iter(|| unsafe {
+            let p = libc::malloc(black_box(72));
+            libc::free(black_box(p));
+        })
+    });
+
+    let shape = [3isize, 3];
+    let mut pool: *mut mvs_pool = core::ptr::null_mut();
+    ok(unsafe { mvs_pool_create(8, 2, shape.as_ptr(), C, 16, &mut pool) });
+    let mut view = empty();
+    g.bench_function("pool_acquire_release", |b| {
+        b.iter(|| unsafe {
+            mvs_pool_acquire(black_box(pool), &mut view);
+            black_box(&mut view);
+            mvs_pool_release(black_box(pool), &view)
+        })
+    });
+    unsafe { mvs_pool_destroy(pool) };
+
+    g.bench_function("buffer_alloc_release", |b| {
+        b.iter(|| unsafe {
+            let mut buf: *mut mvs_buffer = core::ptr::null_mut();
+            mvs_buffer_alloc(black_box(72), 8, 0, &mut buf);
+            mvs_buffer_release(black_box(buf));
+        })
+    });
+
+    let mut buf: *mut mvs_buffer = core::ptr::null_mut();
+    ok(unsafe { mvs_buffer_alloc(72, 8, 0, &mut buf) });
+    g.bench_function("buffer_retain_release", |b| {
+        b.iter(|| unsafe {
+            mvs_buffer_retain(black_box(buf));
+            mvs_buffer_release(black_box(buf));
+        })
+    });
+    unsafe { mvs_buffer_release(buf) };
+
+    let mut memory = [0u8; 72];
+    g.bench_function("buffer_wrap_release", |b| {
+        b.iter(|| unsafe {
+            let mut w: *mut mvs_buffer = core::ptr::null_mut();
+            mvs_buffer_wrap(black_box(memory.as_mut_ptr().cast()), 72, None, core::ptr::null_mut(), 0, &mut w);
+            mvs_buffer_release(black_box(w));
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().without_plots();
+    targets = ownership
+}
+criterion_main!(benches);

@@ -1,0 +1,301 @@
+//! Exported pools of same-shape arrays: `mvs_pool`.
+//!
+//! A pool owns slabs of arrays spaced `slot_bytes` apart (a multiple of 64, so every array is
+//! cache-line aligned and no two share a line); the first slab holds `capacity` arrays, and
+//! when all are acquired a new slab as large as all previous ones together is added (the pool
+//! doubles). Slabs are freed only by `mvs_pool_destroy`. The bookkeeping (`memory::Slots`: a
+//! LIFO free list and one "acquired" flag per array) sits behind one mutex, held for a few
+//! instructions per call, and never allocates except when the pool grows.
+
+use core::ffi::c_int;
+use std::alloc::{self, Layout};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use super::*;
+use crate::memory::{self, Slots};
+use crate::view::Order;
+
+/// An opaque pool of arrays of one shape, itemsize and order, for fast acquire and release of
+/// scratch arrays from any thread. Made by `mvs_pool_create`, freed by `mvs_pool_destroy`.
+pub struct mvs_pool {
+    /// Every acquired view is this one with `data` set.
+    template: mvs_slice,
+    slot_bytes: usize,
+    capacity: usize,
+    state: Mutex<State>,
+}
+
+struct State {
+    slots: Slots,
+    /// The slabs, numbered as in `slots`.
+    slabs: Vec<(*mut u8, Layout)>,
+}
+
+impl mvs_pool {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // Nothing panics while the lock is held; should it ever, the state is still consistent
+        // (each operation changes it in one step), so poisoning is ignored.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Adds a slab of free arrays.
+    fn grow(&self, state: &mut State) -> Result<(), Failure> {
+        let count = state.slots.next_slab_len(self.capacity);
+        let layout = memory::slab_layout(self.slot_bytes, count)?;
+        state.slots.reserve(count)?;
+        state
+            .slabs
+            .try_reserve(1)
+            .map_err(|_| memory::Error::Alloc { nbytes: core::mem::size_of::<(*mut u8, Layout)>(), alignment: 8 })?;
+        // SAFETY: `count >= 1` and `slot_bytes >= 64`, so the layout has a non-zero size.
+        let base = unsafe { alloc::alloc(layout) };
+        if base.is_null() {
+            return Err(memory::Error::Alloc { nbytes: layout.size(), alignment: layout.align() }.into());
+        }
+        state.slots.add_slab(base as usize, count);
+        state.slabs.push((base, layout));
+        Ok(())
+    }
+}
+
+impl Drop for mvs_pool {
+    fn drop(&mut self) {
+        let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for &(base, layout) in &state.slabs {
+            // SAFETY: each slab was allocated with its layout by `grow` and is freed once, here.
+            unsafe { alloc::dealloc(base, layout) };
+        }
+    }
+}
+
+/// The pool at `pool`, checked non-NULL.
+///
+/// # Safety
+/// `pool` is NULL or a live pool.
+unsafe fn pool_arg<'a>(pool: *const mvs_pool) -> Result<&'a mvs_pool, Failure> {
+    // SAFETY: per this function's contract.
+    unsafe { pool.as_ref() }.ok_or(Failure::Null("pool"))
+}
+
+/// Creates a pool of arrays of `shape` items of `itemsize` bytes, contiguous in `order`, with
+/// room for `capacity` arrays allocated up front (one slab). Acquiring more than `capacity`
+/// at once grows the pool by allocating.
+///
+/// - `itemsize`: bytes per item, > 0.
+/// - `ndim`: 0..=8; `shape` holds `ndim` extents, each >= 0 (may be NULL when `ndim` is 0).
+/// - `order`: `'C'` or `'F'`.
+/// - `capacity`: >= 0; 0 allocates nothing until the first acquire.
+/// - `out`: receives the pool.
+///
+/// Layout: each array starts on a 64-byte boundary and arrays are spaced by their byte size
+/// rounded up to a multiple of 64 (at least 64), so arrays used by different threads never
+/// share a cache line. The first slab holds `capacity` arrays; each later slab holds as many
+/// as all earlier ones (the pool doubles). Memory returns to the system only at
+/// `mvs_pool_destroy`.
+///
+/// Errors: `MVS_ERR_NULL` (`shape` or `out` is NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
+/// `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order, or `capacity` < 0),
+/// `MVS_ERR_OVERFLOW` (an array, or the first slab, would exceed `PTRDIFF_MAX` bytes),
+/// `MVS_ERR_ALLOC`. Thread-safe.
+///
+/// # Safety
+/// `shape` points to `ndim` readable extents; `out` is NULL or points to a writable
+/// `mvs_pool *`.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_pool_create(
+    itemsize: isize,
+    ndim: c_int,
+    shape: *const isize,
+    order: c_int,
+    capacity: isize,
+    out: *mut *mut mvs_pool,
+) -> mvs_status {
+    run(|| {
+        let out = out_arg(out, "out")?;
+        let n = ndim_arg(ndim)?;
+        // SAFETY: per this function's contract.
+        let shape = unsafe { array_arg(shape, n, "shape")? };
+        let v = View::contiguous(RawPtr(core::ptr::null_mut()), itemsize, shape, Order::from_char(order)?)?;
+        let capacity = usize::try_from(capacity).map_err(|_| memory::Error::Capacity { capacity })?;
+        let slot_bytes = memory::pool_slot_bytes(v.byte_count(itemsize)? as usize)?;
+        memory::slab_layout(slot_bytes, capacity)?;
+        let pool = try_box(mvs_pool {
+            template: to_slice(&v, core::ptr::null_mut()),
+            slot_bytes,
+            capacity,
+            state: Mutex::new(State { slots: Slots::new(slot_bytes), slabs: Vec::new() }),
+        })?;
+        if capacity > 0 {
+            // SAFETY: `pool` is the live pool just made, not shared yet.
+            let p = unsafe { &*pool };
+            // The guard must be gone before the pool is freed on failure.
+            let grown = p.grow(&mut p.lock());
+            if let Err(e) = grown {
+                // SAFETY: made by `try_box` above and not used again.
+                unsafe { free_box(pool) };
+                return Err(e);
+            }
+        }
+        // SAFETY: `out` is non-NULL and writable per this function's contract.
+        unsafe { write_out(out, pool) };
+        Ok(())
+    })
+}
+
+/// Acquires an array of the pool: `*out` receives a contiguous view of it (the pool's shape,
+/// itemsize and order; `memview` NULL), for the caller's exclusive use until it gives it back
+/// with `mvs_pool_release`. The array given back last is handed out first (it is likely in
+/// cache). Its content is unspecified (not zeroed; what the last user left).
+///
+/// When every array is acquired, the pool grows by a slab (an allocation); otherwise this does
+/// not allocate. Thread-safe: any number of threads may acquire and release concurrently (a
+/// short critical section under one mutex); two acquired arrays never overlap.
+///
+/// The view's `memview` is NULL: never hand it to Cython as a typed memoryview, and do not
+/// call `mvs_buffer_of` on it.
+///
+/// Errors: `MVS_ERR_NULL` (`pool` or `out` is NULL), `MVS_ERR_OVERFLOW` (the pool cannot
+/// double again), `MVS_ERR_ALLOC` (growing failed; the pool is unchanged).
+///
+/// # Safety
+/// `pool` is NULL or a live pool; `out` is NULL or points to a writable `mvs_slice`.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_pool_acquire(pool: *mut mvs_pool, out: *mut mvs_slice) -> mvs_status {
+    run(|| {
+        let out = out_arg(out, "out")?;
+        // SAFETY: per this function's contract.
+        let p = unsafe { pool_arg(pool)? };
+        let data = {
+            let mut state = p.lock();
+            let slot = match state.slots.take() {
+                Some(slot) => slot,
+                None => {
+                    p.grow(&mut state)?;
+                    state.slots.take().expect("a new slab has free arrays")
+                }
+            };
+            // In bounds: the slot's array lies inside its slab.
+            state.slabs[slot.slab].0.wrapping_add(state.slots.offset(slot))
+        };
+        // SAFETY: `out` is non-NULL and writable per this function's contract.
+        unsafe { write_out(out, mvs_slice { data: data.cast(), ..p.template }) };
+        Ok(())
+    })
+}
+
+/// Gives an array acquired with `mvs_pool_acquire` back to the pool. Only `view->data` is
+/// read: it must be the data address `mvs_pool_acquire` wrote (the rest of the view is
+/// ignored, so a transposed or reshaped copy with the same data address is fine; a view
+/// sliced to a different start is not). After this call the array may be handed to another
+/// thread at once: stop using it first.
+///
+/// Errors: `MVS_ERR_NULL` (`pool` or `view` is NULL), `MVS_ERR_VALUE` (`view->data` is not the
+/// start of an array of this pool, or the array is not acquired: released twice, or never
+/// handed out). On error the pool is unchanged. Thread-safe (see `mvs_pool_acquire`); does not
+/// allocate.
+///
+/// # Safety
+/// `pool` is NULL or a live pool; `view` is NULL or points to a readable `mvs_slice`.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_pool_release(pool: *mut mvs_pool, view: *const mvs_slice) -> mvs_status {
+    run(|| {
+        // SAFETY: per this function's contract.
+        let p = unsafe { pool_arg(pool)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { view.as_ref() }.ok_or(Failure::Null("view"))?;
+        p.lock().slots.give_back(v.data as usize)?;
+        Ok(())
+    })
+}
+
+/// The number of arrays the pool has (free and acquired) into `*out_arrays`, and of those
+/// currently acquired into `*out_acquired` (a snapshot when other threads use the pool).
+///
+/// Errors: `MVS_ERR_NULL` (`pool`, `out_arrays` or `out_acquired` is NULL). Thread-safe.
+///
+/// # Safety
+/// `pool` is NULL or a live pool; `out_arrays` and `out_acquired` are NULL or point to
+/// writable `ptrdiff_t`s.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_pool_counts(
+    pool: *const mvs_pool,
+    out_arrays: *mut isize,
+    out_acquired: *mut isize,
+) -> mvs_status {
+    run(|| {
+        let out_arrays = out_arg(out_arrays, "out_arrays")?;
+        let out_acquired = out_arg(out_acquired, "out_acquired")?;
+        // SAFETY: per this function's contract.
+        let p = unsafe { pool_arg(pool)? };
+        let (total, in_use) = {
+            let state = p.lock();
+            (state.slots.total() as isize, state.slots.in_use() as isize)
+        };
+        // SAFETY: both are non-NULL and writable per this function's contract.
+        unsafe {
+            write_out(out_arrays, total);
+            write_out(out_acquired, in_use);
+        }
+        Ok(())
+    })
+}
+
+/// Destroys the pool and frees all of its memory, including the arrays still acquired: views
+/// of them dangle afterwards, and using them (or releasing them) is undefined behaviour. Give
+/// every array back first when in doubt (`mvs_pool_counts` tells). `pool` NULL is a no-op.
+///
+/// Not thread-safe with respect to the same pool: no other call on `pool` may run
+/// concurrently or follow.
+///
+/// # Safety
+/// `pool` is NULL or a live pool made by `mvs_pool_create`, not used again.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_pool_destroy(pool: *mut mvs_pool) {
+    let _ = run(|| {
+        if !pool.is_null() {
+            // SAFETY: per this function's contract, made by `try_box` and not used again.
+            unsafe { free_box(pool) };
+        }
+        Ok(())
+    });
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acquire_grow_release_destroy() {
+        let shape = [2isize, 5];
+        let mut pool: *mut mvs_pool = core::ptr::null_mut();
+        let blank = mvs_slice {
+            memview: core::ptr::null_mut(),
+            data: core::ptr::null_mut(),
+            shape: [0; 8],
+            strides: [0; 8],
+            suboffsets: [-1; 8],
+        };
+        let mut views = [blank; 5];
+        let (mut arrays, mut acquired) = (0, 0);
+        // SAFETY: valid pointers throughout; the pool is destroyed once, at the end.
+        unsafe {
+            assert_eq!(mvs_pool_create(4, 2, shape.as_ptr(), b'F' as c_int, 3, &mut pool), MVS_OK);
+            for v in views.iter_mut() {
+                assert_eq!(mvs_pool_acquire(pool, v), MVS_OK);
+                assert_eq!((&v.shape[..2], &v.strides[..2]), (&[2isize, 5][..], &[4isize, 8][..]));
+                assert_eq!(v.data as usize % 64, 0);
+                v.data.cast::<f32>().write(1.5);
+            }
+            assert_eq!(mvs_pool_counts(pool, &mut arrays, &mut acquired), MVS_OK);
+            assert_eq!((arrays, acquired), (6, 5));
+            for v in &views {
+                assert_eq!(mvs_pool_release(pool, v), MVS_OK);
+            }
+            assert_eq!(mvs_pool_release(pool, &views[0]), MVS_ERR_VALUE);
+            assert_eq!(mvs_pool_counts(pool, &mut arrays, &mut acquired), MVS_OK);
+            assert_eq!((arrays, acquired), (6, 0));
+            mvs_pool_destroy(pool);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Owned memory, the safe part: the layout arithmetic of buffers and pool slabs, and the pool's
+//! bookkeeping ([`Slots`]). Knows nothing of C; addresses are plain integers here, and the C
+//! layer (`crate::ffi::buffer`, `crate::ffi::pool`) does the allocating.
+
+mod slots;
+
+use core::alloc::Layout;
+use core::fmt;
+
+pub use slots::{Slot, Slots};
+
+/// Alignment, and least spacing, of the arrays of a pool: a cache line, so that arrays used by
+/// different threads never share one, and any SIMD type fits.
+pub const POOL_ALIGN: usize = 64;
+
+/// Everything the ownership layer can refuse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A negative byte count.
+    NegativeSize { nbytes: isize },
+    /// An alignment that is not a power of two.
+    Alignment { alignment: isize },
+    /// Flag bits the function does not know.
+    Flags { flags: i32, allowed: i32 },
+    /// A negative pool capacity.
+    Capacity { capacity: isize },
+    /// A block of `nbytes` bytes aligned to `alignment` (with its header, or `count` arrays of a
+    /// pool) is larger than `isize::MAX` bytes.
+    TooLarge,
+    /// A reference count at its limit.
+    RefCount,
+    /// The allocator refused `nbytes` bytes aligned to `alignment`.
+    Alloc { nbytes: usize, alignment: usize },
+    /// A view of `need` bytes does not fit in a buffer of `have` bytes.
+    ViewTooLarge { need: isize, have: isize },
+    /// The view's memview is NULL: it carries no buffer.
+    NoBuffer,
+    /// The view's data address is not an array of this pool.
+    NotFromPool,
+    /// The view's array is not acquired: released twice, or never handed out.
+    NotAcquired,
+}
+
+/// The class of an error; one status code per class in the C API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Shape,
+    Value,
+    Overflow,
+    Alloc,
+    Bounds,
+}
+
+impl Error {
+    pub fn kind(&self) -> Kind {
+        use Error::*;
+        match self {
+            NegativeSize { .. } => Kind::Shape,
+            Alignment { .. } | Flags { .. } | Capacity { .. } | NoBuffer | NotFromPool | NotAcquired => Kind::Value,
+            TooLarge | RefCount => Kind::Overflow,
+            Alloc { .. } => Kind::Alloc,
+            ViewTooLarge { .. } => Kind::Bounds,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Error::*;
+        match *self {
+            NegativeSize { nbytes } => write!(f, "byte count {nbytes} is negative"),
+            Alignment { alignment } => write!(f, "alignment {alignment} is not a power of two"),
+            Flags { flags, allowed } => {
+                write!(f, "flags {flags:#x} have bits outside the allowed {allowed:#x}")
+            }
+            Capacity { capacity } => write!(f, "pool capacity {capacity} is negative"),
+            TooLarge => write!(f, "the block would be larger than PTRDIFF_MAX bytes"),
+            RefCount => write!(f, "the reference count is at its limit (PTRDIFF_MAX)"),
+            Alloc { nbytes, alignment } => write!(
+                f,
+                "allocation of {nbytes} bytes aligned to {alignment} failed"
+            ),
+            ViewTooLarge { need, have } => write!(
+                f,
+                "a view of {need} bytes does not fit in a buffer of {have} bytes"
+            ),
+            NoBuffer => write!(f, "the view's memview is NULL: it carries no buffer"),
+            NotFromPool => write!(
+                f,
+                "the view's data address is not the start of an array of this pool"
+            ),
+            NotAcquired => write!(
+                f,
+                "the view's array is not acquired from this pool (released twice?)"
+            ),
+        }
+    }
+}
+
+pub type Result<T> = core::result::Result<T, Error>;
+
+/// Checks `flags` against the `allowed` bits.
+pub fn check_flags(flags: i32, allowed: i32) -> Result<()> {
+    if flags & !allowed == 0 {
+        Ok(())
+    } else {
+        Err(Error::Flags { flags, allowed })
+    }
+}
+
+/// The layout of `nbytes` bytes aligned to `alignment` (a power of two), checked.
+pub fn data_layout(nbytes: isize, alignment: isize) -> Result<Layout> {
+    if nbytes < 0 {
+        return Err(Error::NegativeSize { nbytes });
+    }
+    if alignment <= 0 || (alignment as usize).count_ones() != 1 {
+        return Err(Error::Alignment { alignment });
+    }
+    Layout::from_size_align(nbytes as usize, alignment as usize).map_err(|_| Error::TooLarge)
+}
+
+/// One block holding a `header` and then `data`: the block's layout and the data's offset in it.
+pub fn header_and_data(header: Layout, data: Layout) -> Result<(Layout, usize)> {
+    let (block, offset) = header.extend(data).map_err(|_| Error::TooLarge)?;
+    Ok((block.pad_to_align(), offset))
+}
+
+/// The spacing of the arrays of a pool whose arrays have `array_bytes` bytes: a multiple of
+/// [`POOL_ALIGN`], at least one (so that zero-size arrays still have distinct addresses).
+pub fn pool_slot_bytes(array_bytes: usize) -> Result<usize> {
+    let rounded = array_bytes.checked_next_multiple_of(POOL_ALIGN).ok_or(Error::TooLarge)?;
+    let slot = rounded.max(POOL_ALIGN);
+    if slot > isize::MAX as usize {
+        return Err(Error::TooLarge);
+    }
+    Ok(slot)
+}
+
+/// The layout of a slab of `count` arrays spaced `slot_bytes` apart.
+pub fn slab_layout(slot_bytes: usize, count: usize) -> Result<Layout> {
+    let size = slot_bytes.checked_mul(count).ok_or(Error::TooLarge)?;
+    Layout::from_size_align(size, POOL_ALIGN).map_err(|_| Error::TooLarge)
+}
+
+#[cfg(test)]
+mod tests;
