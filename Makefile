@@ -127,6 +127,8 @@ bench: bench-cython
 bench-cython: lib $(VPY)
 	$(CYBUILD) benches/cython_bench.pyx --out $(BUILD)/benches/cython --name cython_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
+	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
+	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
 
 # The safe core under Miri (needs a nightly toolchain with the miri component).
 miri:
