@@ -98,7 +98,7 @@ impl<P: Addr> View<P> {
             ndim: n,
             shape,
             strides,
-            suboffsets: if (0..MAX_DIMS).fold(-1, |acc, i| acc & (suboffsets[i] | !keep[i])) < 0 {
+            suboffsets: if suboffsets[..n].iter().all(|&s| s < 0) {
                 [-1; MAX_DIMS] // all direct: the common case
             } else {
                 core::array::from_fn(|i| if i < n && suboffsets[i] >= 0 { suboffsets[i] } else { -1 })
