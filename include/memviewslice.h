@@ -235,7 +235,8 @@ typedef struct mvs_index_item {
 
 /**
  * Arithmetic on extents, strides or offsets would overflow `ptrdiff_t`; a buffer or pool
- * would be larger than `PTRDIFF_MAX` bytes; a buffer's reference count is at its limit.
+ * would be larger than `PTRDIFF_MAX` bytes or a pool hold more than 2^32 - 1 arrays; a
+ * buffer's reference count is at its limit.
  */
 #define MVS_ERR_OVERFLOW 8
 
