@@ -145,7 +145,8 @@ typedef void (*mvs_dealloc_fn)(void *data,
 typedef struct mvs_slice {
   /**
    * Opaque owner token: copied verbatim from source to result, never dereferenced.
-   * Constructors set it to NULL. Pure C callers may put their own token here; never give
+   * Constructors set it to NULL; `mvs_buffer_view` sets it to the buffer (borrowed, not a
+   * reference), pool views to NULL. Pure C callers may put their own token here; never give
    * Cython a slice whose memview is not a Cython memoryview object or NULL.
    */
   void *memview;
@@ -433,8 +434,8 @@ mvs_status mvs_buffer_refcount(const struct mvs_buffer *buffer,
  * the view (`mvs_buffer_of` then `mvs_buffer_retain`) and release it when done with the view.
  *
  * NEVER hand such a view to Cython as a typed memoryview: Cython reads `memview` as a
- * `PyObject *` memoryview and would use the buffer as one (crash or memory corruption). For
- * Python, export the buffer through the Cython layer's buffer object instead.
+ * `PyObject *` memoryview and would use the buffer as one (crash or memory corruption). To
+ * reach Python, hand over the buffer (a reference to it), not the view.
  *
  * - `buffer`: the buffer; `itemsize`: bytes per item, > 0.
  * - `ndim`: 0..=8; `shape` holds `ndim` extents, each >= 0 (may be NULL when `ndim` is 0).
