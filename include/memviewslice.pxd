@@ -5,6 +5,8 @@
 #     cimport mvs_f64                      # typed helpers for double; one file per dtype:
 #                                          # mvs_i8 .. mvs_i64, mvs_u8 .. mvs_u64, mvs_f32,
 #                                          # mvs_f64, mvs_c64, mvs_c128
+#     include "mvs_export.pxi"             # BufferExport: an mvs_buffer for Python (NumPy,
+#                                          # memoryview) through the buffer protocol
 #
 #     cdef double[:, :] corner(double[:, ::1] a) noexcept nogil:
 #         return mvs_f64.index_2d_2d(a, ...)    # or mvs_f64.slice_axis_2d twice
@@ -27,14 +29,18 @@
 # - Errors: `mvs_pyx_check(status)` raises IndexError (MVS_ERR_INDEX) or ValueError (anything
 #   else) with `mvs_last_error()`'s message, taking the GIL on that path only.
 #
-# Adding a helper that the mvs_<dtype> files lack is one line (a typed result needs a ctypedef
-# of its memoryview type, as those files have):
+# Adding a helper that the mvs_<dtype> files lack, for example one with a C-contiguous result
+# type: the library call is the one line; around it, a ctypedef of the result type (Cython
+# cannot cast to a memoryview type written out) and the two lines every helper has:
 #
-#     ctypedef double[:, :, ::1] d3c
-#     cdef inline d3c as_d3c(double[::1] a) nogil:
+#     ctypedef double[:, ::1] d2c
+#     cdef inline d2c rows_c(double[::1] a, Py_ssize_t offset, Py_ssize_t *shape) nogil:
 #         cdef mvs.mvs_pyx_slice out
-#         mvs.mvs_pyx_check(mvs.mvs_reshape(mvs.mvs_pyx_src(a), 1, sizeof(double), 3, shape, b'C', <mvs.mvs_slice *>&out))
-#         return (<d3c *>&out)[0]
+#         mvs.mvs_pyx_check(mvs.mvs_subview(mvs.mvs_pyx_src(a), 1, sizeof(double), offset, 2, shape, b'C', <mvs.mvs_slice *>&out))
+#         return (<d2c *>&out)[0]
+#
+# (examples/cython/flat_buffer.pyx uses this one.) The result type is a promise to Cython,
+# which does not check it: declare `::1` only where the library guarantees contiguity.
 
 cdef extern from "memviewslice.h" nogil:
     const char *MVS_VERSION
@@ -115,6 +121,32 @@ cdef extern from "memviewslice.h" nogil:
     mvs_status mvs_element_ptr(const mvs_slice *src, int ndim, const Py_ssize_t *index, void **out)
     const char *mvs_status_str(mvs_status status)
     const char *mvs_last_error()
+
+    # Ownership (SPEC section 5): buffers own memory and count references; views borrow.
+    enum:
+        MVS_ERR_ALLOC
+        MVS_BUFFER_ZEROED
+        MVS_BUFFER_READONLY
+    ctypedef struct mvs_buffer:
+        pass
+    ctypedef struct mvs_pool:
+        pass
+    ctypedef void (*mvs_dealloc_fn)(void *data, void *ctx) noexcept nogil
+    mvs_status mvs_buffer_alloc(Py_ssize_t nbytes, Py_ssize_t alignment, int flags, mvs_buffer **out)
+    mvs_status mvs_buffer_wrap(void *data, Py_ssize_t nbytes, mvs_dealloc_fn dealloc, void *ctx, int flags, mvs_buffer **out)
+    mvs_status mvs_buffer_retain(mvs_buffer *buffer)
+    void mvs_buffer_release(mvs_buffer *buffer)
+    mvs_status mvs_buffer_data(const mvs_buffer *buffer, void **out)
+    mvs_status mvs_buffer_size(const mvs_buffer *buffer, Py_ssize_t *out)
+    mvs_status mvs_buffer_readonly(const mvs_buffer *buffer, int *out)
+    mvs_status mvs_buffer_refcount(const mvs_buffer *buffer, Py_ssize_t *out)
+    mvs_status mvs_buffer_view(mvs_buffer *buffer, Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape, int order, mvs_slice *out)
+    mvs_status mvs_buffer_of(const mvs_slice *view, mvs_buffer **out)
+    mvs_status mvs_pool_create(Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape, int order, Py_ssize_t capacity, mvs_pool **out)
+    mvs_status mvs_pool_acquire(mvs_pool *pool, mvs_slice *out)
+    mvs_status mvs_pool_release(mvs_pool *pool, const mvs_slice *view)
+    mvs_status mvs_pool_counts(const mvs_pool *pool, Py_ssize_t *out_arrays, Py_ssize_t *out_acquired)
+    void mvs_pool_destroy(mvs_pool *pool)
 
 cdef extern from * nogil:
     """

@@ -24,3 +24,32 @@ print(c)
 print("shape", c.shape, "strides", c.strides, "shares memory:", np.shares_memory(c, x), "sum x 1000:", total)
 assert c.shape == (4, 4) and c.strides == x.strides and np.shares_memory(c, x)
 assert total == 1000 * x[:-1, :-1].sum()
+
+print("== handoff: C memory owned by NumPy, freed once by the C deallocator")
+import gc
+
+import handoff
+
+m = handoff.c_matrix(3, 4)
+arr = np.asarray(m)
+col = arr[:, 1]  # a view of the view
+mv = memoryview(m)
+del m
+print(arr)
+print("frees while arrays live:", handoff.frees())
+assert handoff.frees() == 0 and col.tolist() == [1.0, 5.0, 9.0]
+del arr
+gc.collect()
+print("after del arr (col and a memoryview still live):", handoff.frees())
+assert handoff.frees() == 0
+del col, mv
+gc.collect()
+print("after del col, mv:", handoff.frees())
+assert handoff.frees() == 1
+
+print("== handoff: a const pointer from a C library as read-only bytes, no copy")
+g = handoff.greeting()
+view = memoryview(g)
+print(bytes(view), "read-only:", view.readonly)
+assert view.readonly and bytes(view) == b"memory from a C library, read-only"
+assert not np.frombuffer(g, dtype=np.uint8).flags.writeable

@@ -79,18 +79,30 @@ impl<P: Addr> View<P> {
         suboffsets: &[isize; MAX_DIMS],
     ) -> Result<Self> {
         let n = check_ndim(ndim)?;
-        // Validate the given arrays first, then build the view in one go with whole-array
-        // selects (vectorized) that clear entries past `ndim` and map negative suboffsets to -1.
-        if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
-            return Err(Error::NegativeDim { axis, len: shape[axis] });
+        // Entries past `ndim` are cleared through a mask of the axes below it; negative
+        // suboffsets become -1.
+        let keep: [isize; MAX_DIMS] = core::array::from_fn(|i| if i < n { -1 } else { 0 });
+        let shape: [isize; MAX_DIMS] = core::array::from_fn(|i| shape[i] & keep[i]);
+        let strides: [isize; MAX_DIMS] = core::array::from_fn(|i| strides[i] & keep[i]);
+        // Validation, fast in the common case: when no extent or |stride| reaches 2^30 (a
+        // negative extent does, as an unsigned number), the span is below 8 * 2^60 and fits.
+        let large = (0..MAX_DIMS).fold(0, |acc, i| acc | shape[i] as usize | strides[i].unsigned_abs());
+        if large >= 1 << 30 {
+            if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
+                return Err(Error::NegativeDim { axis, len: shape[axis] });
+            }
+            span(&shape[..n], &strides[..n])?;
         }
-        span(&shape[..n], &strides[..n])?;
         Ok(View {
             data,
             ndim: n,
-            shape: core::array::from_fn(|i| if i < n { shape[i] } else { 0 }),
-            strides: core::array::from_fn(|i| if i < n { strides[i] } else { 0 }),
-            suboffsets: core::array::from_fn(|i| if i < n && suboffsets[i] >= 0 { suboffsets[i] } else { -1 }),
+            shape,
+            strides,
+            suboffsets: if suboffsets[..n].iter().all(|&s| s < 0) {
+                [-1; MAX_DIMS] // all direct: the common case
+            } else {
+                core::array::from_fn(|i| if i < n && suboffsets[i] >= 0 { suboffsets[i] } else { -1 })
+            },
         })
     }
 

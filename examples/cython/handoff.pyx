@@ -1,0 +1,61 @@
+# cython: boundscheck=False, wraparound=False
+# Problems 3 and 4: memory that C allocated becomes a NumPy array that frees it exactly once,
+# with the caller's deallocator, when the last user lets go; a const pointer and length from a
+# C library become a read-only bytes-like object, with no copy.
+from libc.stdlib cimport malloc, free
+from memviewslice cimport (
+    mvs_slice, mvs_buffer, mvs_buffer_wrap, mvs_buffer_view, mvs_buffer_release, mvs_pyx_check,
+    MVS_BUFFER_READONLY,
+)
+include "mvs_export.pxi"
+
+cdef extern from *:
+    """
+    /* A C library's deallocator, counting its calls, and a C library's constant data. */
+    static long handoff_frees = 0;
+    static void handoff_free(void *data, void *ctx) { (void)ctx; handoff_frees++; free(data); }
+    static const char handoff_greeting[] = "memory from a C library, read-only";
+    """
+    long handoff_frees
+    void handoff_free(void *data, void *ctx) noexcept nogil
+    const char handoff_greeting[]
+
+
+def frees():
+    """How many times handoff_free has run."""
+    return handoff_frees
+
+
+def c_matrix(Py_ssize_t rows, Py_ssize_t cols):
+    """A (rows, cols) float64 matrix in memory from malloc, filled in nogil code, handed to
+    Python: the result owns it, and handoff_free frees it once the last user is gone."""
+    cdef Py_ssize_t shape[2]
+    cdef mvs_slice view
+    cdef mvs_buffer *buffer
+    cdef double *data
+    cdef Py_ssize_t i
+    shape[0], shape[1] = rows, cols
+    with nogil:
+        data = <double *>malloc(rows * cols * sizeof(double))
+        for i in range(rows * cols):
+            data[i] = i
+        mvs_pyx_check(mvs_buffer_wrap(data, rows * cols * sizeof(double), handoff_free, NULL, 0, &buffer))
+        mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, b'C', &view))
+    try:
+        return mvs_export(buffer, &view, 2, sizeof(double), b'd')
+    finally:
+        mvs_buffer_release(buffer)  # our reference; the export holds its own
+
+
+def greeting():
+    """The C library's constant string as a read-only bytes-like object (no copy; the memory
+    is the library's own, so there is no deallocator)."""
+    cdef Py_ssize_t n = sizeof(handoff_greeting) - 1
+    cdef mvs_slice view
+    cdef mvs_buffer *buffer
+    mvs_pyx_check(mvs_buffer_wrap(<void *>handoff_greeting, n, NULL, NULL, MVS_BUFFER_READONLY, &buffer))
+    try:
+        mvs_pyx_check(mvs_buffer_view(buffer, 1, 1, &n, b'C', &view))
+        return mvs_export(buffer, &view, 1, 1, b'B')
+    finally:
+        mvs_buffer_release(buffer)

@@ -1,0 +1,107 @@
+# BufferExport: hands memory owned by an mvs_buffer to Python (`include "mvs_export.pxi"` in a
+# .pyx; it defines the class in that module).
+#
+#     cdef mvs_buffer *b
+#     mvs_pyx_check(mvs_buffer_wrap(ptr, nbytes, my_free, NULL, 0, &b))  # b: one reference
+#     arr = np.asarray(mvs_export(b, &view, 2, sizeof(double), b'd'))    # the export: another
+#     mvs_buffer_release(b)                                              # b's own reference
+#
+# A BufferExport holds one reference to its buffer and exports one view of it (shape, strides,
+# itemsize, a struct-module format) through the buffer protocol, so every NumPy array,
+# memoryview or typed memoryview made from it keeps it, hence the memory, alive: the memory is
+# freed (the buffer's deallocation callback runs) exactly once, when the last of them is gone
+# and every other reference to the buffer has been released. Read-only buffers
+# (MVS_BUFFER_READONLY) are exported read-only: a writable request raises BufferError.
+# Creating an export needs the GIL (it is a Python object); using the memory does not.
+
+from cpython.buffer cimport PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES
+from memviewslice cimport (
+    mvs_slice, mvs_buffer, mvs_buffer_retain, mvs_buffer_release, mvs_buffer_data, mvs_buffer_size,
+    mvs_buffer_readonly, mvs_check_bounds, mvs_byte_count, mvs_pyx_check,
+)
+
+
+cdef class BufferExport:
+    """One view of an mvs_buffer, exported through the buffer protocol (np.asarray(obj),
+    memoryview(obj)), holding a reference to the buffer. Made by mvs_export."""
+    cdef mvs_buffer *buffer
+    cdef char *data
+    cdef int ndim
+    cdef bint readonly
+    cdef Py_ssize_t itemsize
+    cdef Py_ssize_t nbytes
+    cdef Py_ssize_t shape[8]
+    cdef Py_ssize_t strides[8]
+    cdef bytes format
+
+    def __cinit__(self):
+        self.buffer = NULL
+
+    def __dealloc__(self):
+        mvs_buffer_release(self.buffer)  # NULL (a failed mvs_export) is a no-op
+
+    def __getbuffer__(self, Py_buffer *view, int flags):
+        if flags & PyBUF_WRITABLE and self.readonly:
+            raise BufferError("the buffer is read-only")
+        if not flags & PyBUF_STRIDES and self.ndim > 1 and not self._c_contiguous():
+            raise BufferError("the view is not C-contiguous and the consumer cannot take strides")
+        view.buf = self.data
+        view.obj = self
+        view.len = self.nbytes
+        view.readonly = self.readonly
+        view.itemsize = self.itemsize
+        view.format = NULL
+        if flags & PyBUF_FORMAT:
+            view.format = self.format
+        view.ndim = self.ndim
+        view.shape = self.shape if flags & PyBUF_ND else NULL
+        view.strides = self.strides if flags & PyBUF_STRIDES else NULL
+        view.suboffsets = NULL
+        view.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer *view):
+        pass
+
+    cdef bint _c_contiguous(self):
+        cdef Py_ssize_t expected = self.itemsize
+        cdef int i
+        for i in range(self.ndim - 1, -1, -1):
+            if self.shape[i] != 1 and self.strides[i] != expected:
+                return False
+            expected *= self.shape[i]
+        return True
+
+
+cdef BufferExport mvs_export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, format):
+    """An export of `view` (`ndim` dimensions, direct, items of `itemsize` bytes described by
+    the struct-module `format`, e.g. b'd') over `buffer`, which gains a reference. Raises
+    ValueError when the view addresses bytes outside the buffer or is not direct, or when
+    `format` does not describe `itemsize` bytes."""
+    import struct
+    cdef BufferExport e = BufferExport.__new__(BufferExport)
+    cdef void *data
+    cdef Py_ssize_t size
+    cdef int readonly
+    cdef int i
+    format = format.encode() if isinstance(format, str) else bytes(format)
+    if struct.calcsize(format) != itemsize:
+        raise ValueError(f"format {format!r} describes {struct.calcsize(format)} bytes, not {itemsize}")
+    mvs_pyx_check(mvs_buffer_data(buffer, &data))
+    mvs_pyx_check(mvs_buffer_size(buffer, &size))
+    mvs_pyx_check(mvs_buffer_readonly(buffer, &readonly))
+    mvs_pyx_check(mvs_check_bounds(view, ndim, itemsize, data, size))
+    for i in range(ndim):
+        if view.suboffsets[i] >= 0:
+            raise ValueError(f"axis {i} of the view is indirect; only direct views can be exported")
+    mvs_pyx_check(mvs_byte_count(view, ndim, itemsize, &e.nbytes))
+    mvs_pyx_check(mvs_buffer_retain(buffer))
+    e.buffer = buffer
+    e.data = view.data
+    e.ndim = ndim
+    e.readonly = readonly
+    e.itemsize = itemsize
+    e.format = format
+    for i in range(ndim):
+        e.shape[i] = view.shape[i]
+        e.strides[i] = view.strides[i]
+    return e

@@ -1,0 +1,166 @@
+# cython: boundscheck=False, wraparound=False
+# The ownership test of the Cython layer (driven by test_own.py): BufferExport and mvs_pool
+# from Cython, with a counting deallocator.
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_SIMPLE
+from cython.parallel cimport prange
+from libc.stdlib cimport malloc, free
+from memviewslice cimport (
+    mvs_slice, mvs_buffer, mvs_pool, mvs_buffer_wrap, mvs_buffer_view, mvs_buffer_release,
+    mvs_buffer_refcount, mvs_pool_create, mvs_pool_acquire, mvs_pool_release, mvs_pool_counts,
+    mvs_pool_destroy, mvs_pyx_check, MVS_BUFFER_READONLY, mvs_slice_axis,
+)
+include "mvs_export.pxi"
+
+cdef extern from *:
+    """
+    static long own_test_frees = 0;
+    static void own_test_free(void *data, void *ctx) {
+        __atomic_fetch_add(&own_test_frees, 1, __ATOMIC_SEQ_CST);
+        free(data);
+    }
+    static long own_test_freed(void) { return __atomic_load_n(&own_test_frees, __ATOMIC_SEQ_CST); }
+    """
+    void own_test_free(void *data, void *ctx) noexcept nogil
+    long own_test_freed() noexcept nogil
+
+
+def freed():
+    """How many blocks the counting deallocator has freed so far."""
+    return own_test_freed()
+
+
+def handoff(Py_ssize_t rows, Py_ssize_t cols, bint readonly=False, int first=0):
+    """A (rows, cols) float64 matrix in malloc'd memory (item k = first + k), owned by an
+    export; the creator's buffer reference is released before returning. Also returns the
+    buffer's reference count as seen just before that release (2: creator and export)."""
+    cdef Py_ssize_t shape[2]
+    cdef mvs_slice view
+    cdef mvs_buffer *buffer
+    cdef Py_ssize_t i, count
+    cdef double *data = <double *>malloc(max(rows * cols, 1) * sizeof(double))
+    for i in range(rows * cols):
+        data[i] = first + i
+    shape[0], shape[1] = rows, cols
+    mvs_pyx_check(mvs_buffer_wrap(data, rows * cols * sizeof(double), own_test_free, NULL,
+                                  MVS_BUFFER_READONLY if readonly else 0, &buffer))
+    try:
+        mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, b'C', &view))
+        e = mvs_export(buffer, &view, 2, sizeof(double), b'd')
+        mvs_pyx_check(mvs_buffer_refcount(buffer, &count))
+        return e, count
+    finally:
+        mvs_buffer_release(buffer)
+
+
+def export_errors():
+    """The error messages of mvs_export's refusals: a view past the buffer's end, a format
+    of the wrong size; the block is freed once all the same."""
+    cdef Py_ssize_t shape[2]
+    cdef mvs_slice view
+    cdef mvs_buffer *buffer
+    messages = []
+    mvs_pyx_check(mvs_buffer_wrap(malloc(64), 64, own_test_free, NULL, 0, &buffer))
+    shape[0], shape[1] = 4, 2
+    mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, b'C', &view))
+    view.shape[0] = 5  # now 80 bytes over a 64-byte buffer
+    messages.append(export_message(buffer, &view, b'd'))
+    view.shape[0] = 4
+    messages.append(export_message(buffer, &view, b'f'))
+    mvs_buffer_release(buffer)
+    return messages
+
+
+def writable_request(obj):
+    """Requests a writable buffer from obj (PyBUF_WRITABLE); raises what obj raises."""
+    cdef Py_buffer view
+    PyObject_GetBuffer(obj, &view, PyBUF_WRITABLE)
+    PyBuffer_Release(&view)
+
+
+def typed(double[:, :] m):
+    """A typed memoryview consumer that stays alive: Cython's memoryview of m."""
+    return m
+
+
+def sum_rows(double[:, :] m):
+    """A typed memoryview consumer: the sum of m, read in nogil code."""
+    cdef double total = 0
+    cdef Py_ssize_t i, j
+    with nogil:
+        for i in range(m.shape[0]):
+            for j in range(m.shape[1]):
+                total += m[i, j]
+    return total
+
+
+def pool_hammer(int threads, Py_ssize_t n, Py_ssize_t capacity):
+    """`threads` threads, `n` acquire/write/check/release rounds in all, on one pool of (3, 3)
+    float64 arrays: each thread writes its round number into every item of the array it holds
+    and checks it reads it back (another holder of the same array would break that). Returns
+    (bad reads, arrays in the pool, arrays still acquired)."""
+    cdef mvs_pool *pool
+    cdef Py_ssize_t shape[2]
+    cdef Py_ssize_t i, bad = 0, arrays, acquired
+    shape[0], shape[1] = 3, 3
+    mvs_pyx_check(mvs_pool_create(sizeof(double), 2, shape, b'C', capacity, &pool))
+    try:
+        for i in prange(n, nogil=True, num_threads=threads, schedule='static', chunksize=64):
+            bad += pool_round(pool, i)
+        mvs_pyx_check(mvs_pool_counts(pool, &arrays, &acquired))
+        return bad, arrays, acquired
+    finally:
+        mvs_pool_destroy(pool)
+
+
+cdef Py_ssize_t pool_round(mvs_pool *pool, Py_ssize_t round) noexcept nogil:
+    """One acquire/write/check/release round (its locals are this thread's own): the number
+    of failures."""
+    cdef mvs_slice v
+    cdef Py_ssize_t k, bad = 0
+    if mvs_pool_acquire(pool, &v) != 0:
+        return 1
+    cdef double *p = <double *>v.data
+    for k in range(9):
+        p[k] = round
+    for k in range(9):
+        if p[k] != round:
+            bad += 1
+    if mvs_pool_release(pool, &v) != 0:
+        bad += 1
+    return bad
+
+
+def pool_errors():
+    """The errors of releasing a view the pool did not hand out, and of releasing twice."""
+    cdef mvs_pool *pool
+    cdef Py_ssize_t shape[2]
+    cdef mvs_slice v, other
+    shape[0], shape[1] = 3, 3
+    mvs_pyx_check(mvs_pool_create(sizeof(double), 2, shape, b'C', 2, &pool))
+    messages = []
+    try:
+        mvs_pyx_check(mvs_pool_acquire(pool, &v))
+        other = v
+        other.data = other.data + 8  # inside the pool's array, but not one it handed out
+        messages.append(release_message(pool, &other))
+        messages.append(release_message(pool, &v))
+        messages.append(release_message(pool, &v))
+    finally:
+        mvs_pool_destroy(pool)
+    return messages
+
+
+cdef str release_message(mvs_pool *pool, mvs_slice *view):
+    try:
+        mvs_pyx_check(mvs_pool_release(pool, view))
+        return "ok"
+    except ValueError as e:
+        return str(e)
+
+
+cdef str export_message(mvs_buffer *buffer, mvs_slice *view, fmt):
+    try:
+        mvs_export(buffer, view, 2, sizeof(double), fmt)
+        return "ok"
+    except ValueError as e:
+        return str(e)
