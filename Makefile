@@ -130,7 +130,8 @@ bench-cython: lib $(VPY)
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
 
-# The library's unit tests (the safe core, the pool bookkeeping, the buffer FFI) under Miri
+# The library's unit tests (the view arithmetic, the lock-free pool bookkeeping with threads,
+# the buffer FFI) under Miri
 # (needs a nightly toolchain with the miri and rust-src components).
 miri:
 	$(CARGO) +nightly miri test --lib

@@ -27,7 +27,7 @@ const PREAMBLE: &str = r#"/*
  * - No view function allocates, locks, prints, aborts or reads the viewed memory (except
  *   through indirect dimensions where a function says so). Only the ownership functions
  *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, and mvs_pool_acquire when
- *   the pool grows) and only the pool functions lock (one short mutex section per call).
+ *   the pool grows) and only pool growth locks (a mutex; acquire and release are lock-free).
  *   Nothing prints or aborts. Every function is thread-safe.
  * - Ownership: an mvs_buffer owns a memory block and counts references atomically (retain and
  *   release from any thread; the memory is freed, or the deallocation callback runs, exactly

@@ -57,6 +57,30 @@ fn ownership(c: &mut Criterion) {
     });
     unsafe { mvs_pool_destroy(pool) };
 
+    // Contended: 4 threads share one pool (and, for comparison, call malloc/free); the time
+    // is wall time per acquire+release pair over all threads (so, with 2 cores, the ideal is
+    // half the single-thread time).
+    for threads in [2usize, 4] {
+        let mut pool: *mut mvs_pool = core::ptr::null_mut();
+        ok(unsafe { mvs_pool_create(8, 2, shape.as_ptr(), C, 16, &mut pool) });
+        let shared = SendPtr(pool);
+        g.bench_function(format!("pool_acquire_release_{threads}threads"), |b| {
+            b.iter_custom(|iters| contended(threads, iters, shared, |p| unsafe {
+                let mut view = empty();
+                mvs_pool_acquire(black_box(p.0), &mut view);
+                black_box(&mut view);
+                mvs_pool_release(black_box(p.0), &view);
+            }))
+        });
+        g.bench_function(format!("malloc_free_72_{threads}threads"), |b| {
+            b.iter_custom(|iters| contended(threads, iters, shared, |_| unsafe {
+                let p = libc::malloc(black_box(72));
+                libc::free(black_box(p));
+            }))
+        });
+        unsafe { mvs_pool_destroy(pool) };
+    }
+
     g.bench_function("buffer_alloc_release", |b| {
         b.iter(|| unsafe {
             let mut buf: *mut mvs_buffer = core::ptr::null_mut();
@@ -84,6 +108,33 @@ fn ownership(c: &mut Criterion) {
         })
     });
     g.finish();
+}
+
+#[derive(Clone, Copy)]
+struct SendPtr(*mut mvs_pool);
+// SAFETY: the pool is thread-safe; the pointer is only passed to its functions.
+unsafe impl Send for SendPtr {}
+unsafe impl Sync for SendPtr {}
+
+/// Runs `op` `iters` times in total, split over `threads` threads started together; returns the
+/// wall time.
+fn contended(threads: usize, iters: u64, p: SendPtr, op: impl Fn(SendPtr) + Sync) -> Duration {
+    let start = std::sync::Barrier::new(threads + 1);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                start.wait();
+                for _ in 0..iters / threads as u64 {
+                    op(p);
+                }
+            });
+        }
+        start.wait();
+        let t = std::time::Instant::now();
+        // The scope joins the threads on exit; time until then.
+        t
+    })
+    .elapsed()
 }
 
 criterion_group! {

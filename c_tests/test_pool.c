@@ -127,7 +127,11 @@ static void test_errors(void) {
   CHECK_ERR(mvs_pool_create(8, 2, shape, 'C', -1, &out), MVS_ERR_VALUE, "capacity -1 is negative");
   CHECK_ERR(mvs_pool_create(8, 2, shape, 'C', PTRDIFF_MIN, &out), MVS_ERR_VALUE, "capacity");
   CHECK_ERR(mvs_pool_create(8, 2, shape, 'C', PTRDIFF_MAX, &out), MVS_ERR_OVERFLOW, "PTRDIFF_MAX");
-  CHECK_ERR(mvs_pool_create(8, 2, shape, 'C', (ptrdiff_t)1 << 50, &out), MVS_ERR_ALLOC, "allocation");
+  CHECK_ERR(mvs_pool_create(8, 2, shape, 'C', (ptrdiff_t)1 << 32, &out), MVS_ERR_OVERFLOW, "at most 4294967295 arrays");
+  {
+    ptrdiff_t huge = (ptrdiff_t)1 << 42; /* 4 arrays of 4 TiB: more than any allocator gives */
+    CHECK_ERR(mvs_pool_create(1, 1, &huge, 'C', 4, &out), MVS_ERR_ALLOC, "allocation of 17592186044416 bytes");
+  }
   CHECK_UNTOUCHED(out);
 
   CHECK_ST(mvs_pool_create(8, 2, shape, 'C', 2, &p), MVS_OK);

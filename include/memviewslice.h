@@ -20,7 +20,7 @@
  * - No view function allocates, locks, prints, aborts or reads the viewed memory (except
  *   through indirect dimensions where a function says so). Only the ownership functions
  *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, and mvs_pool_acquire when
- *   the pool grows) and only the pool functions lock (one short mutex section per call).
+ *   the pool grows) and only pool growth locks (a mutex; acquire and release are lock-free).
  *   Nothing prints or aborts. Every function is thread-safe.
  * - Ownership: an mvs_buffer owns a memory block and counts references atomically (retain and
  *   release from any thread; the memory is freed, or the deallocation callback runs, exactly
@@ -102,6 +102,11 @@
 #define MVS_CONTIG_CYTHON 1
 
 /**
+ * Most arrays a pool holds: ids are `u32`, and `NIL` is not one.
+ */
+#define MAX_ARRAYS (size_t)NIL
+
+/**
  * An opaque, atomically reference-counted owner of a memory block: either allocated by the
  * library (`mvs_buffer_alloc`) or foreign memory with a deallocation callback
  * (`mvs_buffer_wrap`). A new buffer has one reference, owned by the caller. Every reference
@@ -140,7 +145,8 @@ typedef void (*mvs_dealloc_fn)(void *data,
 typedef struct mvs_slice {
   /**
    * Opaque owner token: copied verbatim from source to result, never dereferenced.
-   * Constructors set it to NULL. Pure C callers may put their own token here; never give
+   * Constructors set it to NULL; `mvs_buffer_view` sets it to the buffer (borrowed, not a
+   * reference), pool views to NULL. Pure C callers may put their own token here; never give
    * Cython a slice whose memview is not a Cython memoryview object or NULL.
    */
   void *memview;
@@ -230,7 +236,8 @@ typedef struct mvs_index_item {
 
 /**
  * Arithmetic on extents, strides or offsets would overflow `ptrdiff_t`; a buffer or pool
- * would be larger than `PTRDIFF_MAX` bytes; a buffer's reference count is at its limit.
+ * would be larger than `PTRDIFF_MAX` bytes or a pool hold more than 2^32 - 1 arrays; a
+ * buffer's reference count is at its limit.
  */
 #define MVS_ERR_OVERFLOW 8
 
@@ -427,8 +434,8 @@ mvs_status mvs_buffer_refcount(const struct mvs_buffer *buffer,
  * the view (`mvs_buffer_of` then `mvs_buffer_retain`) and release it when done with the view.
  *
  * NEVER hand such a view to Cython as a typed memoryview: Cython reads `memview` as a
- * `PyObject *` memoryview and would use the buffer as one (crash or memory corruption). For
- * Python, export the buffer through the Cython layer's buffer object instead.
+ * `PyObject *` memoryview and would use the buffer as one (crash or memory corruption). To
+ * reach Python, hand over the buffer (a reference to it), not the view.
  *
  * - `buffer`: the buffer; `itemsize`: bytes per item, > 0.
  * - `ndim`: 0..=8; `shape` holds `ndim` extents, each >= 0 (may be NULL when `ndim` is 0).
@@ -884,8 +891,8 @@ mvs_status mvs_split_at(const struct mvs_slice *src,
  *
  * Errors: `MVS_ERR_NULL` (`shape` or `out` is NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
  * `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order, or `capacity` < 0),
- * `MVS_ERR_OVERFLOW` (an array, or the first slab, would exceed `PTRDIFF_MAX` bytes),
- * `MVS_ERR_ALLOC`. Thread-safe.
+ * `MVS_ERR_OVERFLOW` (an array, or the first slab, would exceed `PTRDIFF_MAX` bytes, or
+ * `capacity` exceeds the most arrays a pool holds, 2^32 - 1), `MVS_ERR_ALLOC`. Thread-safe.
  *
  * # Safety
  * `shape` points to `ndim` readable extents; `out` is NULL or points to a writable
@@ -904,15 +911,18 @@ mvs_status mvs_pool_create(ptrdiff_t itemsize,
  * with `mvs_pool_release`. The array given back last is handed out first (it is likely in
  * cache). Its content is unspecified (not zeroed; what the last user left).
  *
- * When every array is acquired, the pool grows by a slab (an allocation); otherwise this does
- * not allocate. Thread-safe: any number of threads may acquire and release concurrently (a
- * short critical section under one mutex); two acquired arrays never overlap.
+ * When every array is acquired, the pool grows by a slab (an allocation, under a mutex that
+ * only growth takes); otherwise this neither allocates nor locks. Thread-safe and lock-free:
+ * any number of threads may acquire and release concurrently; two acquired arrays never
+ * overlap, and everything a thread did to an array before releasing it happens before the
+ * next acquirer's use.
  *
  * The view's `memview` is NULL: never hand it to Cython as a typed memoryview, and do not
  * call `mvs_buffer_of` on it.
  *
  * Errors: `MVS_ERR_NULL` (`pool` or `out` is NULL), `MVS_ERR_OVERFLOW` (the pool cannot
- * double again), `MVS_ERR_ALLOC` (growing failed; the pool is unchanged).
+ * double again: more than 2^32 - 1 arrays, or a slab larger than `PTRDIFF_MAX` bytes),
+ * `MVS_ERR_ALLOC` (growing failed; the pool is unchanged).
  *
  * # Safety
  * `pool` is NULL or a live pool; `out` is NULL or points to a writable `mvs_slice`.
@@ -929,7 +939,8 @@ mvs_status mvs_pool_acquire(struct mvs_pool *pool,
  *
  * Errors: `MVS_ERR_NULL` (`pool` or `view` is NULL), `MVS_ERR_VALUE` (`view->data` is not the
  * start of an array of this pool, or the array is not acquired: released twice, or never
- * handed out). On error the pool is unchanged. Thread-safe (see `mvs_pool_acquire`); does not
+ * handed out; of two threads racing to release the same array, one gets this error). On
+ * error the pool is unchanged. Thread-safe and lock-free (see `mvs_pool_acquire`); does not
  * allocate.
  *
  * # Safety

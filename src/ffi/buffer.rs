@@ -329,8 +329,8 @@ unsafe fn buffer_query<T>(buffer: *const mvs_buffer, out: *mut T, get: impl FnOn
 /// the view (`mvs_buffer_of` then `mvs_buffer_retain`) and release it when done with the view.
 ///
 /// NEVER hand such a view to Cython as a typed memoryview: Cython reads `memview` as a
-/// `PyObject *` memoryview and would use the buffer as one (crash or memory corruption). For
-/// Python, export the buffer through the Cython layer's buffer object instead.
+/// `PyObject *` memoryview and would use the buffer as one (crash or memory corruption). To
+/// reach Python, hand over the buffer (a reference to it), not the view.
 ///
 /// - `buffer`: the buffer; `itemsize`: bytes per item, > 0.
 /// - `ndim`: 0..=8; `shape` holds `ndim` extents, each >= 0 (may be NULL when `ndim` is 0).

@@ -43,7 +43,8 @@ pub const MVS_NONE: isize = view::NONE;
 #[derive(Clone, Copy, Debug)]
 pub struct mvs_slice {
     /// Opaque owner token: copied verbatim from source to result, never dereferenced.
-    /// Constructors set it to NULL. Pure C callers may put their own token here; never give
+    /// Constructors set it to NULL; `mvs_buffer_view` sets it to the buffer (borrowed, not a
+    /// reference), pool views to NULL. Pure C callers may put their own token here; never give
     /// Cython a slice whose memview is not a Cython memoryview object or NULL.
     pub memview: *mut c_void,
     /// Address of the element at index [0, 0, ...].

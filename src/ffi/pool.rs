@@ -3,16 +3,15 @@
 //! A pool owns slabs of arrays spaced `slot_bytes` apart (a multiple of 64, so every array is
 //! cache-line aligned and no two share a line); the first slab holds `capacity` arrays, and
 //! when all are acquired a new slab as large as all previous ones together is added (the pool
-//! doubles). Slabs are freed only by `mvs_pool_destroy`. The bookkeeping (`memory::Slots`: a
-//! LIFO free list and one "acquired" flag per array) sits behind one mutex, held for a few
-//! instructions per call, and never allocates except when the pool grows.
+//! doubles). Slabs are freed only by `mvs_pool_destroy`. The bookkeeping is
+//! `memory::FreeList`: a lock-free stack of free arrays (ABA-safe with a tagged top) and one
+//! "acquired" flag per array; only growth takes a mutex.
 
-use core::ffi::c_int;
-use std::alloc::{self, Layout};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use core::ffi::{c_char, c_int};
+use std::alloc;
 
 use super::*;
-use crate::memory::{self, Slots};
+use crate::memory::{self, FreeList};
 use crate::view::Order;
 
 /// An opaque pool of arrays of one shape, itemsize and order, for fast acquire and release of
@@ -22,48 +21,31 @@ pub struct mvs_pool {
     template: mvs_slice,
     slot_bytes: usize,
     capacity: usize,
-    state: Mutex<State>,
-}
-
-struct State {
-    slots: Slots,
-    /// The slabs, numbered as in `slots`.
-    slabs: Vec<(*mut u8, Layout)>,
+    free: FreeList,
 }
 
 impl mvs_pool {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // Nothing panics while the lock is held; should it ever, the state is still consistent
-        // (each operation changes it in one step), so poisoning is ignored.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Adds a slab of free arrays.
-    fn grow(&self, state: &mut State) -> Result<(), Failure> {
-        let count = state.slots.next_slab_len(self.capacity);
+    /// Allocates a slab of `count` arrays; its address for the free list.
+    fn alloc_slab(&self, count: usize) -> memory::Result<usize> {
         let layout = memory::slab_layout(self.slot_bytes, count)?;
-        state.slots.reserve(count)?;
-        state
-            .slabs
-            .try_reserve(1)
-            .map_err(|_| memory::Error::Alloc { nbytes: core::mem::size_of::<(*mut u8, Layout)>(), alignment: 8 })?;
         // SAFETY: `count >= 1` and `slot_bytes >= 64`, so the layout has a non-zero size.
         let base = unsafe { alloc::alloc(layout) };
         if base.is_null() {
-            return Err(memory::Error::Alloc { nbytes: layout.size(), alignment: layout.align() }.into());
+            return Err(memory::Error::Alloc { nbytes: layout.size(), alignment: layout.align() });
         }
-        state.slots.add_slab(base as usize, count);
-        state.slabs.push((base, layout));
-        Ok(())
+        // The free list works on addresses; `as usize` exposes the allocation's provenance,
+        // which `mvs_pool_acquire` and `drop` take back with `as *mut _`.
+        Ok(base as usize)
     }
 }
 
 impl Drop for mvs_pool {
     fn drop(&mut self) {
-        let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
-        for &(base, layout) in &state.slabs {
-            // SAFETY: each slab was allocated with its layout by `grow` and is freed once, here.
-            unsafe { alloc::dealloc(base, layout) };
+        for (base, count) in self.free.slab_list() {
+            let layout = memory::slab_layout(self.slot_bytes, count).expect("checked by alloc_slab");
+            // SAFETY: each slab was allocated with this layout by `alloc_slab` (the free list
+            // publishes a slab only after its allocation succeeded) and is freed once, here.
+            unsafe { alloc::dealloc(base as *mut u8, layout) };
         }
     }
 }
@@ -95,8 +77,8 @@ unsafe fn pool_arg<'a>(pool: *const mvs_pool) -> Result<&'a mvs_pool, Failure> {
 ///
 /// Errors: `MVS_ERR_NULL` (`shape` or `out` is NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
 /// `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order, or `capacity` < 0),
-/// `MVS_ERR_OVERFLOW` (an array, or the first slab, would exceed `PTRDIFF_MAX` bytes),
-/// `MVS_ERR_ALLOC`. Thread-safe.
+/// `MVS_ERR_OVERFLOW` (an array, or the first slab, would exceed `PTRDIFF_MAX` bytes, or
+/// `capacity` exceeds the most arrays a pool holds, 2^32 - 1), `MVS_ERR_ALLOC`. Thread-safe.
 ///
 /// # Safety
 /// `shape` points to `ndim` readable extents; `out` is NULL or points to a writable
@@ -123,17 +105,15 @@ pub unsafe extern "C" fn mvs_pool_create(
             template: to_slice(&v, core::ptr::null_mut()),
             slot_bytes,
             capacity,
-            state: Mutex::new(State { slots: Slots::new(slot_bytes), slabs: Vec::new() }),
+            free: FreeList::new(slot_bytes),
         })?;
         if capacity > 0 {
             // SAFETY: `pool` is the live pool just made, not shared yet.
             let p = unsafe { &*pool };
-            // The guard must be gone before the pool is freed on failure.
-            let grown = p.grow(&mut p.lock());
-            if let Err(e) = grown {
+            if let Err(e) = p.free.add_first_slab(capacity, |count| p.alloc_slab(count)) {
                 // SAFETY: made by `try_box` above and not used again.
                 unsafe { free_box(pool) };
-                return Err(e);
+                return Err(e.into());
             }
         }
         // SAFETY: `out` is non-NULL and writable per this function's contract.
@@ -147,15 +127,18 @@ pub unsafe extern "C" fn mvs_pool_create(
 /// with `mvs_pool_release`. The array given back last is handed out first (it is likely in
 /// cache). Its content is unspecified (not zeroed; what the last user left).
 ///
-/// When every array is acquired, the pool grows by a slab (an allocation); otherwise this does
-/// not allocate. Thread-safe: any number of threads may acquire and release concurrently (a
-/// short critical section under one mutex); two acquired arrays never overlap.
+/// When every array is acquired, the pool grows by a slab (an allocation, under a mutex that
+/// only growth takes); otherwise this neither allocates nor locks. Thread-safe and lock-free:
+/// any number of threads may acquire and release concurrently; two acquired arrays never
+/// overlap, and everything a thread did to an array before releasing it happens before the
+/// next acquirer's use.
 ///
 /// The view's `memview` is NULL: never hand it to Cython as a typed memoryview, and do not
 /// call `mvs_buffer_of` on it.
 ///
 /// Errors: `MVS_ERR_NULL` (`pool` or `out` is NULL), `MVS_ERR_OVERFLOW` (the pool cannot
-/// double again), `MVS_ERR_ALLOC` (growing failed; the pool is unchanged).
+/// double again: more than 2^32 - 1 arrays, or a slab larger than `PTRDIFF_MAX` bytes),
+/// `MVS_ERR_ALLOC` (growing failed; the pool is unchanged).
 ///
 /// # Safety
 /// `pool` is NULL or a live pool; `out` is NULL or points to a writable `mvs_slice`.
@@ -165,20 +148,11 @@ pub unsafe extern "C" fn mvs_pool_acquire(pool: *mut mvs_pool, out: *mut mvs_sli
         let out = out_arg(out, "out")?;
         // SAFETY: per this function's contract.
         let p = unsafe { pool_arg(pool)? };
-        let data = {
-            let mut state = p.lock();
-            let slot = match state.slots.take() {
-                Some(slot) => slot,
-                None => {
-                    p.grow(&mut state)?;
-                    state.slots.take().expect("a new slab has free arrays")
-                }
-            };
-            // In bounds: the slot's array lies inside its slab.
-            state.slabs[slot.slab].0.wrapping_add(state.slots.offset(slot))
-        };
+        let addr = p.free.take_or_grow(p.capacity, |count| p.alloc_slab(count))?;
+        // An address inside a slab that `alloc_slab` exposed.
+        let data = addr as *mut c_char;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
-        unsafe { write_out(out, mvs_slice { data: data.cast(), ..p.template }) };
+        unsafe { write_out(out, mvs_slice { data, ..p.template }) };
         Ok(())
     })
 }
@@ -191,7 +165,8 @@ pub unsafe extern "C" fn mvs_pool_acquire(pool: *mut mvs_pool, out: *mut mvs_sli
 ///
 /// Errors: `MVS_ERR_NULL` (`pool` or `view` is NULL), `MVS_ERR_VALUE` (`view->data` is not the
 /// start of an array of this pool, or the array is not acquired: released twice, or never
-/// handed out). On error the pool is unchanged. Thread-safe (see `mvs_pool_acquire`); does not
+/// handed out; of two threads racing to release the same array, one gets this error). On
+/// error the pool is unchanged. Thread-safe and lock-free (see `mvs_pool_acquire`); does not
 /// allocate.
 ///
 /// # Safety
@@ -203,7 +178,7 @@ pub unsafe extern "C" fn mvs_pool_release(pool: *mut mvs_pool, view: *const mvs_
         let p = unsafe { pool_arg(pool)? };
         // SAFETY: per this function's contract.
         let v = unsafe { view.as_ref() }.ok_or(Failure::Null("view"))?;
-        p.lock().slots.give_back(v.data as usize)?;
+        p.free.give_back(v.data as usize)?;
         Ok(())
     })
 }
@@ -227,10 +202,7 @@ pub unsafe extern "C" fn mvs_pool_counts(
         let out_acquired = out_arg(out_acquired, "out_acquired")?;
         // SAFETY: per this function's contract.
         let p = unsafe { pool_arg(pool)? };
-        let (total, in_use) = {
-            let state = p.lock();
-            (state.slots.total() as isize, state.slots.in_use() as isize)
-        };
+        let (total, in_use) = (p.free.total() as isize, p.free.in_use() as isize);
         // SAFETY: both are non-NULL and writable per this function's contract.
         unsafe {
             write_out(out_arrays, total);

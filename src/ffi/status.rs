@@ -30,7 +30,8 @@ pub const MVS_ERR_INDEX: mvs_status = 6;
 /// A slice step of 0, or a window step that is not positive.
 pub const MVS_ERR_STEP: mvs_status = 7;
 /// Arithmetic on extents, strides or offsets would overflow `ptrdiff_t`; a buffer or pool
-/// would be larger than `PTRDIFF_MAX` bytes; a buffer's reference count is at its limit.
+/// would be larger than `PTRDIFF_MAX` bytes or a pool hold more than 2^32 - 1 arrays; a
+/// buffer's reference count is at its limit.
 pub const MVS_ERR_OVERFLOW: mvs_status = 8;
 /// The reshape is valid but impossible without copying the data.
 pub const MVS_ERR_NEEDS_COPY: mvs_status = 9;

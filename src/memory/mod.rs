@@ -1,13 +1,13 @@
 //! Owned memory, the safe part: the layout arithmetic of buffers and pool slabs, and the pool's
-//! bookkeeping ([`Slots`]). Knows nothing of C; addresses are plain integers here, and the C
-//! layer (`crate::ffi::buffer`, `crate::ffi::pool`) does the allocating.
+//! lock-free bookkeeping ([`FreeList`]). Knows nothing of C; addresses are plain integers here,
+//! and the C layer (`crate::ffi::buffer`, `crate::ffi::pool`) does the allocating.
 
-mod slots;
+mod freelist;
 
 use core::alloc::Layout;
 use core::fmt;
 
-pub use slots::{Slot, Slots};
+pub use freelist::FreeList;
 
 /// Alignment, and least spacing, of the arrays of a pool: a cache line, so that arrays used by
 /// different threads never share one, and any SIMD type fits.
@@ -29,6 +29,8 @@ pub enum Error {
     TooLarge,
     /// A reference count at its limit.
     RefCount,
+    /// A pool would hold more than `max` arrays.
+    TooManyArrays { max: usize },
     /// The allocator refused `nbytes` bytes aligned to `alignment`.
     Alloc { nbytes: usize, alignment: usize },
     /// A view of `need` bytes does not fit in a buffer of `have` bytes.
@@ -57,7 +59,7 @@ impl Error {
         match self {
             NegativeSize { .. } => Kind::Shape,
             Alignment { .. } | Flags { .. } | Capacity { .. } | NoBuffer | NotFromPool | NotAcquired => Kind::Value,
-            TooLarge | RefCount => Kind::Overflow,
+            TooLarge | RefCount | TooManyArrays { .. } => Kind::Overflow,
             Alloc { .. } => Kind::Alloc,
             ViewTooLarge { .. } => Kind::Bounds,
         }
@@ -76,6 +78,7 @@ impl fmt::Display for Error {
             Capacity { capacity } => write!(f, "pool capacity {capacity} is negative"),
             TooLarge => write!(f, "the block would be larger than PTRDIFF_MAX bytes"),
             RefCount => write!(f, "the reference count is at its limit (PTRDIFF_MAX)"),
+            TooManyArrays { max } => write!(f, "a pool can hold at most {max} arrays"),
             Alloc { nbytes, alignment } => write!(
                 f,
                 "allocation of {nbytes} bytes aligned to {alignment} failed"

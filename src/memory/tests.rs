@@ -68,30 +68,33 @@ fn messages() {
     }
 }
 
-/// A pool's bookkeeping with slabs at made-up addresses.
-fn slots_with(slabs: &[(usize, usize)]) -> Slots {
-    let mut s = Slots::new(128);
-    for &(base, count) in slabs {
-        s.reserve(count).unwrap();
-        s.add_slab(base, count);
-    }
-    s
+/// A pool's bookkeeping whose first slab of `capacity` arrays is at `base`.
+fn list_with(slot_bytes: usize, base: usize, capacity: usize) -> FreeList {
+    let list = FreeList::new(slot_bytes);
+    list.add_first_slab(capacity, |count| {
+        assert_eq!(count, capacity);
+        Ok(base)
+    })
+    .unwrap();
+    list
+}
+
+fn never(_: usize) -> Result<usize> {
+    panic!("the pool must not grow here")
 }
 
 #[test]
 fn take_and_give_back() {
-    let mut s = slots_with(&[(0x10000, 3)]);
+    let s = list_with(128, 0x10000, 3);
     assert_eq!((s.total(), s.in_use()), (3, 0));
-    let a = s.take().unwrap();
-    let b = s.take().unwrap();
-    let c = s.take().unwrap();
-    assert_eq!([a, b, c].map(|x| (x.slab, s.offset(x))), [(0, 0), (0, 128), (0, 256)]);
+    let taken: Vec<usize> = (0..3).map(|_| s.take().unwrap()).collect();
+    assert_eq!(taken, [0x10000, 0x10080, 0x10100]);
     assert_eq!(s.take(), None);
     assert_eq!(s.in_use(), 3);
     assert_eq!(s.give_back(0x10080), Ok(()));
     assert_eq!(s.give_back(0x10080), Err(Error::NotAcquired));
     // LIFO: the array given back last is taken first.
-    assert_eq!(s.take(), Some(b));
+    assert_eq!(s.take(), Some(0x10080));
     for bad in [0x10001, 0x10000 + 3 * 128, 0xFFFF, 0, usize::MAX, 0x10000 - 128] {
         assert_eq!(s.give_back(bad), Err(Error::NotFromPool), "{bad:#x}");
     }
@@ -100,41 +103,55 @@ fn take_and_give_back() {
 
 #[test]
 fn growth_doubles_and_lookup_spans_slabs() {
-    let mut s = Slots::new(64);
-    assert_eq!(s.next_slab_len(0), 1);
-    assert_eq!(s.next_slab_len(5), 5);
-    s.reserve(2).unwrap();
-    s.add_slab(0x9000, 2);
-    assert_eq!(s.next_slab_len(2), 2);
-    s.reserve(2).unwrap();
-    s.add_slab(0x1000, 2);
-    assert_eq!(s.next_slab_len(2), 4);
-    let taken: Vec<Slot> = (0..4).map(|_| s.take().unwrap()).collect();
-    assert_eq!(taken.iter().map(|x| x.slab).collect::<Vec<_>>(), [1, 1, 0, 0]);
-    assert_eq!(s.take(), None);
-    for addr in [0x9000, 0x1040, 0x9040, 0x1000] {
+    let s = FreeList::new(64);
+    let mut bases = [0x9000usize, 0x1000, 0x20000, 0x40000].into_iter();
+    let mut counts = Vec::new();
+    let mut grow = |count: usize| {
+        counts.push(count);
+        Ok(bases.next().unwrap())
+    };
+    // capacity 0: slabs of 1, 1, 2, 4 arrays
+    let taken: Vec<usize> = (0..8).map(|_| s.take_or_grow(0, &mut grow).unwrap()).collect();
+    assert_eq!(counts, [1, 1, 2, 4]);
+    assert_eq!(taken, [0x9000, 0x1000, 0x20000, 0x20040, 0x40000, 0x40040, 0x40080, 0x400C0]);
+    assert_eq!((s.total(), s.in_use()), (8, 8));
+    assert_eq!(s.slab_list().collect::<Vec<_>>(), [(0x9000, 1), (0x1000, 1), (0x20000, 2), (0x40000, 4)]);
+    for &addr in taken.iter().rev() {
         assert_eq!(s.give_back(addr), Ok(()), "{addr:#x}");
     }
     assert_eq!(s.in_use(), 0);
-    assert_eq!(s.give_back(0x1080), Err(Error::NotFromPool));
+    assert_eq!(s.give_back(0x1040), Err(Error::NotFromPool));
+    // all free again: no growth, and LIFO order
+    assert_eq!(s.take_or_grow(0, never), Ok(0x9000));
+}
+
+#[test]
+fn growth_failure_leaves_the_pool_unchanged() {
+    let s = list_with(64, 0x1000, 1);
+    assert_eq!(s.take(), Some(0x1000));
+    let e = Error::Alloc { nbytes: 64, alignment: 64 };
+    assert_eq!(s.take_or_grow(1, |_| Err(e)), Err(e));
+    assert_eq!((s.total(), s.in_use()), (1, 1));
+    assert_eq!(s.take_or_grow(1, |_| Ok(0x8000)), Ok(0x8000));
+    assert_eq!((s.total(), s.in_use()), (2, 2));
 }
 
 #[test]
 fn empty_pool_refuses_everything() {
-    let mut s = Slots::new(64);
+    let s = FreeList::new(64);
     assert_eq!(s.take(), None);
     assert_eq!(s.give_back(0), Err(Error::NotFromPool));
-    assert!(matches!(s.reserve(usize::MAX), Err(Error::Alloc { .. })));
     assert_eq!(s.total(), 0);
+    // more arrays than ids
+    assert_eq!(s.add_first_slab(u32::MAX as usize + 1, never), Err(Error::TooManyArrays { max: u32::MAX as usize }));
+    assert_eq!(Error::TooManyArrays { max: 7 }.to_string(), "a pool can hold at most 7 arrays");
 }
 
 #[test]
 fn lookup_with_slots_that_are_not_powers_of_two() {
-    let mut s = Slots::new(192);
-    s.reserve(4).unwrap();
-    s.add_slab(0x4000, 4);
-    let taken: Vec<Slot> = (0..4).map(|_| s.take().unwrap()).collect();
-    assert_eq!(taken.iter().map(|&x| s.offset(x)).collect::<Vec<_>>(), [0, 192, 384, 576]);
+    let s = list_with(192, 0x4000, 4);
+    let taken: Vec<usize> = (0..4).map(|_| s.take().unwrap()).collect();
+    assert_eq!(taken, [0x4000, 0x4000 + 192, 0x4000 + 384, 0x4000 + 576]);
     for bad in [0x4000 + 64, 0x4000 + 128, 0x4000 + 4 * 192, 0x4000 + 191] {
         assert_eq!(s.give_back(bad), Err(Error::NotFromPool), "{bad:#x}");
     }
@@ -142,4 +159,41 @@ fn lookup_with_slots_that_are_not_powers_of_two() {
         assert_eq!(s.give_back(addr), Ok(()), "{addr:#x}");
     }
     assert_eq!(s.give_back(0x4000), Err(Error::NotAcquired));
+}
+
+/// Threads take and give back arrays concurrently, the pool growing meanwhile: no array is
+/// ever held by two threads at once (a per-array owner table), no release is refused, and at
+/// the end every array is free. Runs under Miri too (fewer rounds), which checks the atomics.
+#[test]
+fn concurrent_take_and_give_back() {
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    let (threads, rounds) = if cfg!(miri) { (3, 30) } else { (6, 20_000) };
+    let s = FreeList::new(64);
+    let next_base = AtomicUsize::new(1 << 20);
+    // owner[i]: the thread holding array i (its address / 64 within a 1 MiB window), or 0.
+    let owner: Vec<AtomicUsize> = (0..4096).map(|_| AtomicUsize::new(0)).collect();
+    let slot_of = |addr: usize| (addr - (1 << 20)) / 64;
+    std::thread::scope(|scope| {
+        for t in 1..=threads {
+            let (s, next_base, owner) = (&s, &next_base, &owner);
+            scope.spawn(move || {
+                for r in 0..rounds {
+                    let n = 1 + r % 3;
+                    let mut held = [0usize; 3];
+                    for h in held.iter_mut().take(n) {
+                        *h = s
+                            .take_or_grow(2, |count| Ok(next_base.fetch_add(count * 64, SeqCst)))
+                            .unwrap();
+                        assert_eq!(owner[slot_of(*h)].swap(t, SeqCst), 0, "array held twice");
+                    }
+                    for &h in held.iter().take(n).rev() {
+                        assert_eq!(owner[slot_of(h)].swap(0, SeqCst), t);
+                        s.give_back(h).unwrap();
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(s.in_use(), 0);
+    assert!(s.total() <= 32, "{}", s.total());
 }

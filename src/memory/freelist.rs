@@ -1,0 +1,232 @@
+//! The bookkeeping of a pool, lock-free: which arrays exist (slabs of arrays spaced
+//! `slot_bytes` apart, at addresses the caller allocates), which are free, and which are
+//! acquired (to refuse foreign and double releases).
+//!
+//! Arrays have ids (`u32`, numbering all arrays of all slabs in order). The free arrays form a
+//! Treiber stack linked through a `next` id per array, with its top in one 64-bit word: the
+//! top id and a 32-bit tag that every push and pop increments. The tag defeats ABA: a pop that
+//! read the top and its `next`, and is overtaken by pops and pushes that bring the same id back
+//! on top, fails its compare-exchange because the tag moved (it would take 2^32 operations
+//! during the window to wrap). Node metadata is never freed while the list lives, so reading a
+//! stale `next` is harmless (it is atomic, and the compare-exchange then fails).
+//!
+//! Each array has an `acquired` flag: a release swaps it from true to false, exactly one of
+//! two racing releases of the same array sees true, so double releases are always refused.
+//!
+//! Memory ordering: a release pushes with a Release compare-exchange and an acquire pops with
+//! an Acquire one, so everything the releasing thread did to the array (and the `next` link it
+//! wrote) happens before the next owner's use. Slabs are published through `OnceLock` (Release
+//! on set, Acquire on get) before any of their ids is pushed.
+//!
+//! Growth (a new slab when the stack is empty) is serialized by a mutex, taken only then.
+//!
+//! Costs: an acquire is one compare-exchange and one store; a release one swap and one
+//! compare-exchange (the mutex version it replaced took a compare-exchange and a swap for each
+//! call). Measured with `cargo bench --bench ownership` on a 2-vCPU VM: 21-28 ns per
+//! acquire+release pair through the C API, against 25 ns for the mutex version in the same
+//! conditions; with 2 and 4 threads on one pool both are dominated by the shared top's cache
+//! line (60-220 ns per pair, noisy). What lock-freedom buys is that a thread preempted
+//! mid-call never stalls the others.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use super::{Error, Result};
+
+/// Most slabs: each doubles the pool, so 33 reach the id limit of 2^32 - 1 arrays.
+const MAX_SLABS: usize = 40;
+/// "No array": the end of the stack.
+const NIL: u32 = u32::MAX;
+/// Most arrays a pool holds: ids are `u32`, and `NIL` is not one.
+pub const MAX_ARRAYS: usize = NIL as usize;
+
+struct Node {
+    next: AtomicU32,
+    acquired: AtomicBool,
+}
+
+struct Slab {
+    base: usize,
+    first: u32,
+    nodes: Box<[Node]>,
+}
+
+pub struct FreeList {
+    slot_bytes: usize,
+    /// log2 of `slot_bytes` when it is a power of two: a shift instead of a division.
+    slot_shift: Option<u32>,
+    /// The top of the stack: `tag << 32 | id`, id `NIL` when empty.
+    head: AtomicU64,
+    slabs: [OnceLock<Slab>; MAX_SLABS],
+    grow: Mutex<()>,
+}
+
+/// The head word with `id` on top and the tag after `head`'s.
+fn next_head(head: u64, id: u32) -> u64 {
+    ((head >> 32).wrapping_add(1) << 32) | id as u64
+}
+
+impl FreeList {
+    /// No arrays yet; arrays will be `slot_bytes` (> 0) apart.
+    pub fn new(slot_bytes: usize) -> Self {
+        assert!(slot_bytes > 0, "slot_bytes is positive");
+        FreeList {
+            slot_bytes,
+            slot_shift: slot_bytes.is_power_of_two().then(|| slot_bytes.trailing_zeros()),
+            head: AtomicU64::new(NIL as u64),
+            slabs: core::array::from_fn(|_| OnceLock::new()),
+            grow: Mutex::new(()),
+        }
+    }
+
+    /// The published slabs, in order.
+    fn slabs(&self) -> impl Iterator<Item = &Slab> {
+        self.slabs.iter().map_while(OnceLock::get)
+    }
+
+    /// Base address and array count of every slab, in order (to free them).
+    pub fn slab_list(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.slabs().map(|s| (s.base, s.nodes.len()))
+    }
+
+    /// Arrays in all slabs.
+    pub fn total(&self) -> usize {
+        self.slabs().map(|s| s.nodes.len()).sum()
+    }
+
+    /// Arrays acquired and not yet given back (a snapshot when other threads are at work).
+    pub fn in_use(&self) -> usize {
+        self.slabs().flat_map(|s| s.nodes.iter()).filter(|n| n.acquired.load(Relaxed)).count()
+    }
+
+    /// The slab and node of array `id`, which is in a published slab.
+    #[inline]
+    fn node(&self, id: u32) -> (&Slab, &Node) {
+        let slab = self
+            .slabs()
+            .find(|s| id.wrapping_sub(s.first) < s.nodes.len() as u32)
+            .expect("ids on the stack are in published slabs");
+        (slab, &slab.nodes[(id - slab.first) as usize])
+    }
+
+    /// The address of array `id`.
+    #[inline]
+    fn addr(&self, slab: &Slab, id: u32) -> usize {
+        slab.base + (id - slab.first) as usize * self.slot_bytes
+    }
+
+    /// Takes a free array (the one given back last) and returns its address, or `None` when
+    /// all are acquired. Lock-free.
+    #[inline]
+    pub fn take(&self) -> Option<usize> {
+        let mut head = self.head.load(Acquire);
+        loop {
+            let id = head as u32;
+            if id == NIL {
+                return None;
+            }
+            let (slab, node) = self.node(id);
+            let next = node.next.load(Relaxed);
+            match self.head.compare_exchange_weak(head, next_head(head, next), Acquire, Acquire) {
+                Ok(_) => {
+                    // The array is this thread's now: no one else can reach its flag, except
+                    // an erroneous release, which sees false until here and is refused.
+                    node.acquired.store(true, Relaxed);
+                    return Some(self.addr(slab, id));
+                }
+                Err(current) => head = current,
+            }
+        }
+    }
+
+    /// Pushes the chain of ids `first..=last` (linked already) on the stack.
+    fn push_chain(&self, first: u32, last: &Node) {
+        let mut head = self.head.load(Relaxed);
+        loop {
+            last.next.store(head as u32, Relaxed);
+            match self.head.compare_exchange_weak(head, next_head(head, first), Release, Relaxed) {
+                Ok(_) => return,
+                Err(current) => head = current,
+            }
+        }
+    }
+
+    /// Gives back the acquired array at address `addr`. Lock-free.
+    #[inline]
+    pub fn give_back(&self, addr: usize) -> Result<()> {
+        let (id, node) = self.find(addr).ok_or(Error::NotFromPool)?;
+        if !node.acquired.swap(false, Relaxed) {
+            return Err(Error::NotAcquired);
+        }
+        self.push_chain(id, node);
+        Ok(())
+    }
+
+    /// The id and node of the array that starts at `addr`, if any.
+    #[inline]
+    fn find(&self, addr: usize) -> Option<(u32, &Node)> {
+        self.slabs().find_map(|s| {
+            let delta = addr.checked_sub(s.base)?;
+            let (index, rest) = match self.slot_shift {
+                Some(shift) => (delta >> shift, delta & (self.slot_bytes - 1)),
+                None => (delta / self.slot_bytes, delta % self.slot_bytes),
+            };
+            let node = s.nodes.get(index).filter(|_| rest == 0)?;
+            Some((s.first + index as u32, node))
+        })
+    }
+
+    /// Takes a free array, adding a slab when none is free: `alloc(count)` must return the
+    /// address of room for `count` arrays (it is called under the growth mutex, at most once).
+    /// The first slab holds `capacity` arrays (at least 1), later ones as many as exist (the
+    /// pool doubles).
+    pub fn take_or_grow(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<usize>) -> Result<usize> {
+        if let Some(addr) = self.take() {
+            return Ok(addr);
+        }
+        let _guard = self.grow.lock().unwrap_or_else(PoisonError::into_inner);
+        // Another thread may have grown the pool, or given arrays back, meanwhile.
+        if let Some(addr) = self.take() {
+            return Ok(addr);
+        }
+        let addr = self.add_slab(capacity, true, alloc)?;
+        Ok(addr.expect("the new slab's first array was kept"))
+    }
+
+    /// Adds the first slab, of `capacity` (> 0) arrays, all free.
+    pub fn add_first_slab(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<usize>) -> Result<()> {
+        let _guard = self.grow.lock().unwrap_or_else(PoisonError::into_inner);
+        self.add_slab(capacity, false, alloc).map(|_| ())
+    }
+
+    /// Adds a slab (under the growth mutex); when `keep_first`, its first array is returned
+    /// acquired instead of pushed.
+    fn add_slab(&self, capacity: usize, keep_first: bool, alloc: impl FnOnce(usize) -> Result<usize>) -> Result<Option<usize>> {
+        let k = self.slabs().count();
+        let total = self.total();
+        let count = if k == 0 { capacity.max(1) } else { total.max(1) };
+        if k == MAX_SLABS || total.checked_add(count).map_or(true, |end| end > MAX_ARRAYS) {
+            return Err(Error::TooManyArrays { max: MAX_ARRAYS });
+        }
+        let first = total as u32;
+        let mut nodes = Vec::new();
+        nodes.try_reserve_exact(count).map_err(|_| Error::Alloc {
+            nbytes: count * core::mem::size_of::<Node>(),
+            alignment: core::mem::align_of::<Node>(),
+        })?;
+        nodes.extend((0..count).map(|i| Node {
+            next: AtomicU32::new(if i + 1 < count { first + i as u32 + 1 } else { NIL }),
+            acquired: AtomicBool::new(keep_first && i == 0),
+        }));
+        let base = alloc(count)?;
+        if self.slabs[k].set(Slab { base, first, nodes: nodes.into_boxed_slice() }).is_err() {
+            unreachable!("slabs are added under the growth mutex");
+        }
+        let slab = self.slabs[k].get().expect("just set");
+        let chain = if keep_first { 1 } else { 0 };
+        if chain < count {
+            self.push_chain(first + chain as u32, &slab.nodes[count - 1]);
+        }
+        Ok(keep_first.then_some(base))
+    }
+}
