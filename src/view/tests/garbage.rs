@@ -247,9 +247,9 @@ fn queries(v: &V, itemsize: isize, offset: i128, nbytes: isize, idx: &[isize], d
     if let Ok(p) = v.element(idx, deref) {
         if direct(v) {
             let mut want = v.data() as i128;
-            for k in 0..n {
+            for (k, &x) in idx.iter().enumerate().take(n) {
                 let len = v.shape()[k] as i128;
-                let i = if idx[k] < 0 { idx[k] as i128 + len } else { idx[k] as i128 };
+                let i = if x < 0 { x as i128 + len } else { x as i128 };
                 assert!((0..len).contains(&i));
                 want += i * v.strides()[k] as i128;
             }

@@ -216,14 +216,16 @@ fn suboffset_must_not_become_negative() {
     let v = build(PTRS, &[2, 3], &[8, -4], &[0, -1]);
     let full = Item::Slice { start: NONE, stop: NONE, step: NONE };
     let tail = Item::Slice { start: 1, stop: NONE, step: NONE };
-    for r in [v.derive(|w| w.slice_axis(1, 1, NONE, NONE)), v.derive(|w| w.index(&[full, tail], &mut deref))] {
-        if let Ok(out) = r {
-            check_indirect_map(&out, &[2, 2], &v, &mut deref, |i| vec![i[0], i[1] + 1]);
-        }
-    }
-    if let Ok(out) = v.derive(|w| w.index_axis(1, 2, &mut deref)) {
-        check_indirect_map(&out, &[2], &v, &mut deref, |i| vec![i[0], 2]);
-    }
+    // Every offset along axis 1 is negative (stride -4) and the suboffset is 0: refused.
+    let refused = Err(Error::NegativeSuboffset { axis: 0 });
+    assert_eq!(v.derive(|w| w.slice_axis(1, 1, NONE, NONE)), refused);
+    assert_eq!(v.derive(|w| w.index(&[full, tail], &mut deref)), refused);
+    assert_eq!(v.derive(|w| w.index_axis(1, 2, &mut deref)), refused);
+    // Offsets of 0 leave the suboffset alone.
+    let out = v.derive(|w| w.index(&[full, full], &mut deref)).unwrap();
+    check_indirect_map(&out, &[2, 3], &v, &mut deref, |i| i.to_vec());
+    let out = v.derive(|w| w.index_axis(1, 0, &mut deref)).unwrap();
+    check_indirect_map(&out, &[2], &v, &mut deref, |i| vec![i[0], 0]);
 }
 
 /// A pseudo-random but deterministic "pointer stored at p", for property tests.
@@ -297,8 +299,8 @@ proptest! {
         let idx: Vec<isize> = sh.iter().zip(&raw).map(|(&n, p)| p.index(n as usize) as isize).collect();
         // PEP 3118's reference loop.
         let mut p = v.data();
-        for k in 0..sh.len() {
-            p = p.wrapping_add((idx[k] * v.strides()[k]) as usize);
+        for (k, &i) in idx.iter().enumerate() {
+            p = p.wrapping_add((i * v.strides()[k]) as usize);
             if v.suboffsets()[k] >= 0 {
                 p = fake_deref(p) + v.suboffsets()[k] as usize;
             }
