@@ -1,3 +1,4 @@
+# cython: show_performance_hints=False
 # cython: boundscheck=False, initializedcheck=False
 # The timed loops of benches/cython_bench.py (see its docstring for the scenario, and for how
 # this file is built, as the module cython_bench_ext, and run). Every `run_*` function makes one
