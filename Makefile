@@ -60,12 +60,13 @@ check-header: lib
 	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
 	fi
 
-# The typed Cython helpers in git must equal what tools/gen_pxd.py writes.
+# The typed Cython helpers in git (mvs_helpers.pxi, mvs_<dtype>.pxd) must equal what
+# tools/gen_pxd.py writes.
 check-pxd:
 	@rm -rf $(BUILD)/pxd && $(PYTHON) tools/gen_pxd.py --out $(BUILD)/pxd
-	@for f in $(BUILD)/pxd/*.pxd; do cmp -s $$f include/$$(basename $$f) || \
+	@for f in $(BUILD)/pxd/*; do cmp -s $$f include/$$(basename $$f) || \
 	  { echo "include/$$(basename $$f) differs from tools/gen_pxd.py's output: run it and commit"; exit 1; }; done
-	@test $$(ls include/mvs_*.pxd | wc -l) -eq $$(ls $(BUILD)/pxd | wc -l) || { echo "stray include/mvs_*.pxd"; exit 1; }
+	@test $$(ls include/mvs_*.pxd include/mvs_helpers.pxi | wc -l) -eq $$(ls $(BUILD)/pxd | wc -l) || { echo "stray include/mvs_*.pxd"; exit 1; }
 
 # The header's MVS_VERSION and the library's SONAME agree with Cargo.toml's version.
 check-version: lib
