@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython test check-header check-pxd check-version header-alone rust-test c-test valgrind numpy-test readme-example bench miri clean
+.PHONY: all lib demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython test check-header check-pxd check-version header-alone rust-test c-test valgrind numpy-test readme-example bench icount miri clean
 
 all: lib
 
@@ -130,6 +130,17 @@ bench-cython: lib $(VPY)
 	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
+
+# Instructions per call of the hot derivations under callgrind (stable under machine load).
+ICOUNT_OPS := floor slice_axis index_axis transpose reshape index subview
+
+icount: lib
+	@mkdir -p $(BUILD)
+	$(CC) -std=gnu11 -O2 -Iinclude benches/icount.c -o $(BUILD)/icount $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+	@for op in $(ICOUNT_OPS); do \
+	  a=$$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BUILD)/icount $$op 10000 2>&1 | sed -n 's/.*Collected : //p'); \
+	  b=$$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BUILD)/icount $$op 20000 2>&1 | sed -n 's/.*Collected : //p'); \
+	  echo "$$op: $$(( (b - a) / 10000 )) instructions per call"; done
 
 # The library's unit tests (the view arithmetic, the lock-free pool bookkeeping with threads,
 # the buffer FFI) under Miri
