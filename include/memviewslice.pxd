@@ -24,8 +24,10 @@
 #   acquisition of the source's memoryview object itself: an atomic increment, with no GIL,
 #   since the source already holds one. The result keeps the source's memory alive.
 # - Only slices derived from a Cython memoryview (whose `memview` was copied from one) may be
-#   read back this way. Never read back a view built by `mvs_view_contiguous` or
-#   `mvs_view_strided` (its memview is NULL, which Cython takes as "not initialized").
+#   read back this way. Never read back a view built by `mvs_view_contiguous`,
+#   `mvs_view_strided` or `mvs_pool_acquire` (its memview is NULL, which Cython takes as "not
+#   initialized") or by `mvs_buffer_view` (its memview is an mvs_buffer, which Cython would use
+#   as a memoryview object): hand buffers to Python with mvs_export.pxi instead.
 # - Errors: `mvs_pyx_check(status)` raises IndexError (MVS_ERR_INDEX) or ValueError (anything
 #   else) with `mvs_last_error()`'s message, taking the GIL on that path only.
 #
