@@ -77,8 +77,8 @@ fn main() {
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmemviewslice.so.{major}");
     }
-    let mut config = cbindgen::Config::from_file(Path::new(&dir).join("cbindgen.toml"))
-        .expect("cbindgen.toml is valid");
+    let mut config =
+        cbindgen::Config::from_file(Path::new(&dir).join("cbindgen.toml")).expect("cbindgen.toml is valid");
     config.header = Some(PREAMBLE.to_string());
     config.after_includes = Some(VERSION_AND_NONE.replace("@VERSION@", &version));
     config.trailer = Some(TRAILER.to_string());

@@ -65,18 +65,22 @@ fn ownership(c: &mut Criterion) {
         ok(unsafe { mvs_pool_create(8, 2, shape.as_ptr(), C, 16, &mut pool) });
         let shared = SendPtr(pool);
         g.bench_function(format!("pool_acquire_release_{threads}threads"), |b| {
-            b.iter_custom(|iters| contended(threads, iters, shared, |p| unsafe {
-                let mut view = empty();
-                mvs_pool_acquire(black_box(p.0), &mut view);
-                black_box(&mut view);
-                mvs_pool_release(black_box(p.0), &view);
-            }))
+            b.iter_custom(|iters| {
+                contended(threads, iters, shared, |p| unsafe {
+                    let mut view = empty();
+                    mvs_pool_acquire(black_box(p.0), &mut view);
+                    black_box(&mut view);
+                    mvs_pool_release(black_box(p.0), &view);
+                })
+            })
         });
         g.bench_function(format!("malloc_free_72_{threads}threads"), |b| {
-            b.iter_custom(|iters| contended(threads, iters, shared, |_| unsafe {
-                let p = libc::malloc(black_box(72));
-                libc::free(black_box(p));
-            }))
+            b.iter_custom(|iters| {
+                contended(threads, iters, shared, |_| unsafe {
+                    let p = libc::malloc(black_box(72));
+                    libc::free(black_box(p));
+                })
+            })
         });
         unsafe { mvs_pool_destroy(pool) };
     }

@@ -44,9 +44,7 @@ unsafe extern "C" fn floor(src: *const mvs_slice, ndim: c_int, out: *mut mvs_sli
 }
 
 fn check(status: mvs_status, what: &str) {
-    assert_eq!(status, MVS_OK, "{what} failed: {:?}", unsafe {
-        core::ffi::CStr::from_ptr(mvs_last_error())
-    });
+    assert_eq!(status, MVS_OK, "{what} failed: {:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
 }
 
 fn views(c: &mut Criterion) {

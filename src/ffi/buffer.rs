@@ -441,7 +441,10 @@ mod tests {
         // SAFETY: the wrapped "memory" is never touched (size 0 at a fake address) and the
         // callback only counts.
         unsafe {
-            assert_eq!(mvs_buffer_wrap(0x1000 as *mut c_void, 0, Some(count), 0x2000 as *mut c_void, 0, &mut b), MVS_OK);
+            assert_eq!(
+                mvs_buffer_wrap(0x1000 as *mut c_void, 0, Some(count), 0x2000 as *mut c_void, 0, &mut b),
+                MVS_OK
+            );
         }
         struct Shared(*mut mvs_buffer);
         // SAFETY: the buffer's reference count is atomic; the pointer is only used through it.

@@ -286,7 +286,12 @@ pub unsafe extern "C" fn mvs_broadcast_to(
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
 #[no_mangle]
-pub unsafe extern "C" fn mvs_expand_dims(src: *const mvs_slice, ndim: c_int, axis: c_int, out: *mut mvs_slice) -> mvs_status {
+pub unsafe extern "C" fn mvs_expand_dims(
+    src: *const mvs_slice,
+    ndim: c_int,
+    axis: c_int,
+    out: *mut mvs_slice,
+) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe { derive(src, ndim, out, |v| Ok(v.expand_dims(axis as isize)?)) }
 }
@@ -299,7 +304,12 @@ pub unsafe extern "C" fn mvs_expand_dims(src: *const mvs_slice, ndim: c_int, axi
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
 #[no_mangle]
-pub unsafe extern "C" fn mvs_squeeze_axis(src: *const mvs_slice, ndim: c_int, axis: c_int, out: *mut mvs_slice) -> mvs_status {
+pub unsafe extern "C" fn mvs_squeeze_axis(
+    src: *const mvs_slice,
+    ndim: c_int,
+    axis: c_int,
+    out: *mut mvs_slice,
+) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe { derive(src, ndim, out, |v| Ok(v.squeeze_axis(axis as isize)?)) }
 }
@@ -313,7 +323,12 @@ pub unsafe extern "C" fn mvs_squeeze_axis(src: *const mvs_slice, ndim: c_int, ax
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same),
 /// `out_ndim` to a writable int.
 #[no_mangle]
-pub unsafe extern "C" fn mvs_squeeze(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice, out_ndim: *mut c_int) -> mvs_status {
+pub unsafe extern "C" fn mvs_squeeze(
+    src: *const mvs_slice,
+    ndim: c_int,
+    out: *mut mvs_slice,
+    out_ndim: *mut c_int,
+) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe { derive_ndim(src, ndim, out, out_ndim, |v| Ok(v.squeeze()?)) }
 }
@@ -348,7 +363,12 @@ pub unsafe extern "C" fn mvs_diagonal(
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
 #[no_mangle]
-pub unsafe extern "C" fn mvs_flip_axis(src: *const mvs_slice, ndim: c_int, axis: c_int, out: *mut mvs_slice) -> mvs_status {
+pub unsafe extern "C" fn mvs_flip_axis(
+    src: *const mvs_slice,
+    ndim: c_int,
+    axis: c_int,
+    out: *mut mvs_slice,
+) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe { derive(src, ndim, out, |v| Ok(v.flip_axis(axis as isize)?)) }
 }
@@ -438,7 +458,8 @@ pub unsafe extern "C" fn mvs_split_at(
     // SAFETY: per this function's contract.
     unsafe {
         split(src, ndim, outs, nindices.saturating_add(1), |v| {
-            let n = usize::try_from(nindices).map_err(|_| view::Error::Count { what: "index count", count: nindices })?;
+            let n =
+                usize::try_from(nindices).map_err(|_| view::Error::Count { what: "index count", count: nindices })?;
             Ok(v.split_at(axis as isize, array_arg(indices, n, "indices")?)?)
         })
     }

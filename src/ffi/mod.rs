@@ -59,12 +59,20 @@ pub struct mvs_slice {
 }
 
 const _: () = {
-    assert!(core::mem::size_of::<mvs_slice>() == 2 * core::mem::size_of::<usize>() + 24 * core::mem::size_of::<isize>());
+    assert!(
+        core::mem::size_of::<mvs_slice>() == 2 * core::mem::size_of::<usize>() + 24 * core::mem::size_of::<isize>()
+    );
     assert!(core::mem::offset_of!(mvs_slice, memview) == 0);
     assert!(core::mem::offset_of!(mvs_slice, data) == core::mem::size_of::<usize>());
     assert!(core::mem::offset_of!(mvs_slice, shape) == 2 * core::mem::size_of::<usize>());
-    assert!(core::mem::offset_of!(mvs_slice, strides) == 2 * core::mem::size_of::<usize>() + 8 * core::mem::size_of::<isize>());
-    assert!(core::mem::offset_of!(mvs_slice, suboffsets) == 2 * core::mem::size_of::<usize>() + 16 * core::mem::size_of::<isize>());
+    assert!(
+        core::mem::offset_of!(mvs_slice, strides)
+            == 2 * core::mem::size_of::<usize>() + 8 * core::mem::size_of::<isize>()
+    );
+    assert!(
+        core::mem::offset_of!(mvs_slice, suboffsets)
+            == 2 * core::mem::size_of::<usize>() + 16 * core::mem::size_of::<isize>()
+    );
 };
 
 /// A data address as the view arithmetic sees it. Offsetting wraps and never dereferences.
@@ -171,13 +179,7 @@ fn out_arg<T>(ptr: *mut T, name: &'static str) -> Result<*mut T, Failure> {
 /// The `mvs_slice` form of `v`, carrying `memview`.
 #[inline(always)]
 fn to_slice(v: &View<RawPtr>, memview: *mut c_void) -> mvs_slice {
-    mvs_slice {
-        memview,
-        data: v.data().0,
-        shape: *v.shape(),
-        strides: *v.strides(),
-        suboffsets: *v.suboffsets(),
-    }
+    mvs_slice { memview, data: v.data().0, shape: *v.shape(), strides: *v.strides(), suboffsets: *v.suboffsets() }
 }
 
 /// Writes `value` to an output pointer obtained from [`out_arg`].

@@ -232,7 +232,6 @@ pub unsafe extern "C" fn mvs_pool_destroy(pool: *mut mvs_pool) {
     });
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

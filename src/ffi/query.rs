@@ -86,7 +86,12 @@ pub unsafe extern "C" fn mvs_item_count(src: *const mvs_slice, ndim: c_int, out:
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `out` to a writable `ptrdiff_t`.
 #[no_mangle]
-pub unsafe extern "C" fn mvs_byte_count(src: *const mvs_slice, ndim: c_int, itemsize: isize, out: *mut isize) -> mvs_status {
+pub unsafe extern "C" fn mvs_byte_count(
+    src: *const mvs_slice,
+    ndim: c_int,
+    itemsize: isize,
+    out: *mut isize,
+) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe { query(src, ndim, out, |v| Ok(v.byte_count(itemsize)?)) }
 }
@@ -167,7 +172,12 @@ pub unsafe extern "C" fn mvs_check_bounds(
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `out` to a writable int.
 #[no_mangle]
-pub unsafe extern "C" fn mvs_may_overlap(src: *const mvs_slice, ndim: c_int, itemsize: isize, out: *mut c_int) -> mvs_status {
+pub unsafe extern "C" fn mvs_may_overlap(
+    src: *const mvs_slice,
+    ndim: c_int,
+    itemsize: isize,
+    out: *mut c_int,
+) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe { query(src, ndim, out, |v| Ok(v.may_overlap(itemsize)? as c_int)) }
 }

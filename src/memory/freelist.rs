@@ -201,7 +201,12 @@ impl FreeList {
 
     /// Adds a slab (under the growth mutex); when `keep_first`, its first array is returned
     /// acquired instead of pushed.
-    fn add_slab(&self, capacity: usize, keep_first: bool, alloc: impl FnOnce(usize) -> Result<usize>) -> Result<Option<usize>> {
+    fn add_slab(
+        &self,
+        capacity: usize,
+        keep_first: bool,
+        alloc: impl FnOnce(usize) -> Result<usize>,
+    ) -> Result<Option<usize>> {
         let k = self.slabs().count();
         let total = self.total();
         let count = if k == 0 { capacity.max(1) } else { total.max(1) };

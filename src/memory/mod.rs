@@ -79,23 +79,11 @@ impl fmt::Display for Error {
             TooLarge => write!(f, "the block would be larger than PTRDIFF_MAX bytes"),
             RefCount => write!(f, "the reference count is at its limit (PTRDIFF_MAX)"),
             TooManyArrays { max } => write!(f, "a pool can hold at most {max} arrays"),
-            Alloc { nbytes, alignment } => write!(
-                f,
-                "allocation of {nbytes} bytes aligned to {alignment} failed"
-            ),
-            ViewTooLarge { need, have } => write!(
-                f,
-                "a view of {need} bytes does not fit in a buffer of {have} bytes"
-            ),
+            Alloc { nbytes, alignment } => write!(f, "allocation of {nbytes} bytes aligned to {alignment} failed"),
+            ViewTooLarge { need, have } => write!(f, "a view of {need} bytes does not fit in a buffer of {have} bytes"),
             NoBuffer => write!(f, "the view's memview is NULL: it carries no buffer"),
-            NotFromPool => write!(
-                f,
-                "the view's data address is not the start of an array of this pool"
-            ),
-            NotAcquired => write!(
-                f,
-                "the view's array is not acquired from this pool (released twice?)"
-            ),
+            NotFromPool => write!(f, "the view's data address is not the start of an array of this pool"),
+            NotAcquired => write!(f, "the view's array is not acquired from this pool (released twice?)"),
         }
     }
 }

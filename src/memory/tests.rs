@@ -181,9 +181,7 @@ fn concurrent_take_and_give_back() {
                     let n = 1 + r % 3;
                     let mut held = [0usize; 3];
                     for h in held.iter_mut().take(n) {
-                        *h = s
-                            .take_or_grow(2, |count| Ok(next_base.fetch_add(count * 64, SeqCst)))
-                            .unwrap();
+                        *h = s.take_or_grow(2, |count| Ok(next_base.fetch_add(count * 64, SeqCst))).unwrap();
                         assert_eq!(owner[slot_of(*h)].swap(t, SeqCst), 0, "array held twice");
                     }
                     for &h in held.iter().take(n).rev() {

@@ -18,7 +18,8 @@ impl<P: Addr> View<P> {
         let (n1, n2) = (self.shape[a1], self.shape[a2]);
         let (s1, s2) = (self.strides[a1], self.strides[a2]);
         // Walk `skip` positions along the offset axis, then pair the rest.
-        let (skip, along, stride, other) = if offset >= 0 { (offset.unsigned_abs(), n2, s2, n1) } else { (offset.unsigned_abs(), n1, s1, n2) };
+        let (skip, along, stride, other) =
+            if offset >= 0 { (offset.unsigned_abs(), n2, s2, n1) } else { (offset.unsigned_abs(), n1, s1, n2) };
         let len = if skip >= along as usize { 0 } else { (along - skip as isize).min(other) };
         // An empty diagonal adds no offset (a free choice: it addresses nothing).
         let start = if len > 0 { mul(skip as isize, stride)? } else { 0 };

@@ -25,55 +25,125 @@ pub enum Kind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {
     /// `ndim` outside `0..=8`.
-    Ndim { ndim: isize },
+    Ndim {
+        ndim: isize,
+    },
     /// The result would have more than 8 dimensions.
-    TooManyDims { ndim: usize },
+    TooManyDims {
+        ndim: usize,
+    },
     /// The operation needs at least `min` dimensions.
-    TooFewDims { ndim: usize, min: usize },
+    TooFewDims {
+        ndim: usize,
+        min: usize,
+    },
     /// Axis out of range for a view of `ndim` dimensions.
-    Axis { axis: isize, ndim: usize },
+    Axis {
+        axis: isize,
+        ndim: usize,
+    },
     /// The same axis named twice.
-    RepeatedAxis { axis: usize },
-    Itemsize { itemsize: isize },
+    RepeatedAxis {
+        axis: usize,
+    },
+    Itemsize {
+        itemsize: isize,
+    },
     /// A negative extent along an axis (of a shape argument or of a source view).
-    NegativeDim { axis: usize, len: isize },
+    NegativeDim {
+        axis: usize,
+        len: isize,
+    },
     /// A negative byte count.
-    NegativeSize { size: isize },
+    NegativeSize {
+        size: isize,
+    },
     /// A reshape target whose item count differs from the source's.
-    SizeMismatch { from: isize, to: isize },
+    SizeMismatch {
+        from: isize,
+        to: isize,
+    },
     /// More than one negative (unknown) extent in a reshape target.
     MultipleUnknown,
     /// `-1` in a reshape target whose other entries multiply to zero.
     UnknownWithZero,
     /// An index out of range: `index` as given, `len` the extent of `axis`.
-    Index { index: isize, axis: usize, len: isize },
-    TooManyIndices { ndim: usize, given: usize },
+    Index {
+        index: isize,
+        axis: usize,
+        len: isize,
+    },
+    TooManyIndices {
+        ndim: usize,
+        given: usize,
+    },
     MultipleEllipsis,
     StepZero,
     /// A window step that is not positive.
-    WindowStep { step: isize },
+    WindowStep {
+        step: isize,
+    },
     Overflow,
     NeedsCopy,
     /// An indirect (suboffset >= 0) dimension the operation cannot handle.
-    Indirect { axis: usize },
+    Indirect {
+        axis: usize,
+    },
     /// An offset behind indirect `axis` would make its suboffset negative.
-    NegativeSuboffset { axis: usize },
+    NegativeSuboffset {
+        axis: usize,
+    },
     OutOfBounds,
     /// A subview of `need` items from `offset` does not fit in `have` items.
-    SubviewTooLarge { offset: isize, need: isize, have: isize },
-    NegativeOffset { offset: isize },
+    SubviewTooLarge {
+        offset: isize,
+        need: isize,
+        have: isize,
+    },
+    NegativeOffset {
+        offset: isize,
+    },
     /// Source axis `axis` of extent `from` cannot broadcast to `to`.
-    Broadcast { axis: usize, from: isize, to: isize },
-    BroadcastRank { from: usize, to: usize },
+    Broadcast {
+        axis: usize,
+        from: isize,
+        to: isize,
+    },
+    BroadcastRank {
+        from: usize,
+        to: usize,
+    },
     NotContiguous,
-    Order { order: i32 },
-    Rule { rule: i32 },
-    ItemKind { position: usize, kind: i32 },
-    Count { what: &'static str, count: isize },
-    NotSqueezable { axis: usize, len: isize },
-    Window { window: isize, axis: usize, len: isize },
-    UnevenSplit { len: isize, sections: isize },
-    Sections { sections: isize },
+    Order {
+        order: i32,
+    },
+    Rule {
+        rule: i32,
+    },
+    ItemKind {
+        position: usize,
+        kind: i32,
+    },
+    Count {
+        what: &'static str,
+        count: isize,
+    },
+    NotSqueezable {
+        axis: usize,
+        len: isize,
+    },
+    Window {
+        window: isize,
+        axis: usize,
+        len: isize,
+    },
+    UnevenSplit {
+        len: isize,
+        sections: isize,
+    },
+    Sections {
+        sections: isize,
+    },
 }
 
 impl Error {
@@ -83,8 +153,12 @@ impl Error {
             Ndim { .. } | TooManyDims { .. } | TooFewDims { .. } => Kind::Ndim,
             Axis { .. } | RepeatedAxis { .. } => Kind::Axis,
             Itemsize { .. } => Kind::Itemsize,
-            NegativeDim { .. } | NegativeSize { .. } | SizeMismatch { .. } | MultipleUnknown
-            | UnknownWithZero | NotSqueezable { .. } => Kind::Shape,
+            NegativeDim { .. }
+            | NegativeSize { .. }
+            | SizeMismatch { .. }
+            | MultipleUnknown
+            | UnknownWithZero
+            | NotSqueezable { .. } => Kind::Shape,
             Index { .. } | TooManyIndices { .. } | MultipleEllipsis => Kind::Index,
             StepZero | WindowStep { .. } => Kind::Step,
             Overflow => Kind::Overflow,
@@ -93,8 +167,13 @@ impl Error {
             OutOfBounds | SubviewTooLarge { .. } | NegativeOffset { .. } => Kind::Bounds,
             Broadcast { .. } | BroadcastRank { .. } => Kind::Broadcast,
             NotContiguous => Kind::NotContiguous,
-            Order { .. } | Rule { .. } | ItemKind { .. } | Count { .. } | Window { .. }
-            | UnevenSplit { .. } | Sections { .. } => Kind::Value,
+            Order { .. }
+            | Rule { .. }
+            | ItemKind { .. }
+            | Count { .. }
+            | Window { .. }
+            | UnevenSplit { .. }
+            | Sections { .. } => Kind::Value,
         }
     }
 }
@@ -107,65 +186,42 @@ impl fmt::Display for Error {
             TooManyDims { ndim } => {
                 write!(f, "the result would have {ndim} dimensions; at most 8 are supported")
             }
-            TooFewDims { ndim, min } => write!(
-                f,
-                "the operation needs at least {min} dimensions; the view has {ndim}"
-            ),
-            Axis { axis, ndim } => write!(
-                f,
-                "axis {axis} is out of bounds for a view of {ndim} dimensions"
-            ),
+            TooFewDims { ndim, min } => write!(f, "the operation needs at least {min} dimensions; the view has {ndim}"),
+            Axis { axis, ndim } => write!(f, "axis {axis} is out of bounds for a view of {ndim} dimensions"),
             RepeatedAxis { axis } => write!(f, "axis {axis} is given more than once"),
             Itemsize { itemsize } => write!(f, "itemsize {itemsize} is not positive"),
             NegativeDim { axis, len } => write!(f, "extent {len} of axis {axis} is negative"),
             NegativeSize { size } => write!(f, "byte count {size} is negative"),
-            SizeMismatch { from, to } => write!(
-                f,
-                "cannot reshape a view of {from} items into a shape of {to} items"
-            ),
+            SizeMismatch { from, to } => write!(f, "cannot reshape a view of {from} items into a shape of {to} items"),
             MultipleUnknown => write!(f, "a shape can have only one unknown (negative) extent"),
-            UnknownWithZero => write!(
-                f,
-                "cannot infer the unknown (-1) extent when the other extents multiply to 0"
-            ),
-            Index { index, axis, len } => write!(
-                f,
-                "index {index} is out of range for axis {axis} of size {len}"
-            ),
-            TooManyIndices { ndim, given } => write!(
-                f,
-                "too many indices: the view has {ndim} dimensions, but {given} were indexed"
-            ),
+            UnknownWithZero => write!(f, "cannot infer the unknown (-1) extent when the other extents multiply to 0"),
+            Index { index, axis, len } => write!(f, "index {index} is out of range for axis {axis} of size {len}"),
+            TooManyIndices { ndim, given } => {
+                write!(f, "too many indices: the view has {ndim} dimensions, but {given} were indexed")
+            }
             MultipleEllipsis => write!(f, "an index can only have a single ellipsis"),
             StepZero => write!(f, "slice step cannot be zero"),
             WindowStep { step } => write!(f, "window step {step} is not positive"),
             Overflow => write!(f, "arithmetic on the view's extents or strides overflows ptrdiff_t"),
-            NeedsCopy => write!(
-                f,
-                "the view's strides do not allow this reshape without a copy"
-            ),
-            Indirect { axis } => write!(
-                f,
-                "axis {axis} is indirect (suboffset >= 0), which this operation does not support"
-            ),
+            NeedsCopy => write!(f, "the view's strides do not allow this reshape without a copy"),
+            Indirect { axis } => {
+                write!(f, "axis {axis} is indirect (suboffset >= 0), which this operation does not support")
+            }
             NegativeSuboffset { axis } => write!(
                 f,
                 "the offset would make the suboffset of indirect axis {axis} negative, which PEP 3118 reads as direct"
             ),
             OutOfBounds => write!(f, "the view addresses bytes outside the given extent"),
-            SubviewTooLarge { offset, need, have } => write!(
-                f,
-                "a subview of {need} items at item {offset} does not fit in a source of {have} items"
-            ),
+            SubviewTooLarge { offset, need, have } => {
+                write!(f, "a subview of {need} items at item {offset} does not fit in a source of {have} items")
+            }
             NegativeOffset { offset } => write!(f, "item offset {offset} is negative"),
-            Broadcast { axis, from, to } => write!(
-                f,
-                "axis {axis} of extent {from} cannot be broadcast to extent {to}"
-            ),
-            BroadcastRank { from, to } => write!(
-                f,
-                "cannot broadcast a view of {from} dimensions to a shape of {to} dimensions"
-            ),
+            Broadcast { axis, from, to } => {
+                write!(f, "axis {axis} of extent {from} cannot be broadcast to extent {to}")
+            }
+            BroadcastRank { from, to } => {
+                write!(f, "cannot broadcast a view of {from} dimensions to a shape of {to} dimensions")
+            }
             NotContiguous => write!(f, "the source view is not contiguous"),
             Order { order } => write!(f, "order {order} is neither 'C' (67) nor 'F' (70)"),
             Rule { rule } => write!(f, "contiguity rule {rule} is unknown"),
@@ -176,14 +232,10 @@ impl fmt::Display for Error {
             NotSqueezable { axis, len } => {
                 write!(f, "cannot squeeze axis {axis} of extent {len}; it must be 1")
             }
-            Window { window, axis, len } => write!(
-                f,
-                "window {window} does not fit in axis {axis} of extent {len}"
-            ),
-            UnevenSplit { len, sections } => write!(
-                f,
-                "an axis of extent {len} does not split into {sections} equal sections"
-            ),
+            Window { window, axis, len } => write!(f, "window {window} does not fit in axis {axis} of extent {len}"),
+            UnevenSplit { len, sections } => {
+                write!(f, "an axis of extent {len} does not split into {sections} equal sections")
+            }
             Sections { sections } => write!(f, "number of sections {sections} is not positive"),
         }
     }

@@ -177,7 +177,15 @@ impl<P: Addr> View<P> {
 
     /// Moves the origin of this view to the first position of `start:stop:step` along an axis
     /// of `len` and `stride` that sits at position `at`; returns the sliced length and stride.
-    fn apply_slice(&mut self, at: usize, len: isize, stride: isize, start: isize, stop: isize, step: isize) -> Result<(isize, isize)> {
+    fn apply_slice(
+        &mut self,
+        at: usize,
+        len: isize,
+        stride: isize,
+        start: isize,
+        stop: isize,
+        step: isize,
+    ) -> Result<(isize, isize)> {
         let (first, count, step) = slice_indices(len, start, stop, step)?;
         let new_stride = if count > 1 { mul(stride, step)? } else { stride };
         if count > 0 {

@@ -289,10 +289,7 @@ fn product(shape: &[isize]) -> Result<isize> {
     if shape.contains(&0) {
         return Ok(0);
     }
-    shape
-        .iter()
-        .try_fold(1isize, |acc, &n| acc.checked_mul(n))
-        .ok_or(Error::Overflow)
+    shape.iter().try_fold(1isize, |acc, &n| acc.checked_mul(n)).ok_or(Error::Overflow)
 }
 
 fn mul(a: isize, b: isize) -> Result<isize> {

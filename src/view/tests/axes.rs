@@ -9,7 +9,10 @@ fn arb_perm(n: usize) -> impl Strategy<Value = Vec<usize>> {
 
 /// `axes` as arguments, each written negatively when its flag says so.
 fn as_args(axes: &[usize], neg: &[bool], n: usize) -> Vec<isize> {
-    axes.iter().zip(neg.iter().chain(std::iter::repeat(&false))).map(|(&a, &g)| if g { a as isize - n as isize } else { a as isize }).collect()
+    axes.iter()
+        .zip(neg.iter().chain(std::iter::repeat(&false)))
+        .map(|(&a, &g)| if g { a as isize - n as isize } else { a as isize })
+        .collect()
 }
 
 /// NumPy's own `moveaxis` construction: the other axes in order, then each source inserted at

@@ -87,8 +87,14 @@ fn subview_problem_one() {
     assert_eq!((f.data(), strides_of(&f)), (BASE + 48, vec![8, 16]));
     assert_eq!(buf.derive(|w| w.subview(8, 6, &[8], Order::C)).map(|v| v.data()), Ok(BASE + 48));
     assert_eq!(buf.derive(|w| w.subview(8, 14, &[0], Order::C)).map(|v| dims(&v)), Ok(vec![0]));
-    assert_eq!(buf.derive(|w| w.subview(8, 7, &[2, 2, 2], Order::C)), Err(Error::SubviewTooLarge { offset: 7, need: 8, have: 14 }));
-    assert_eq!(buf.derive(|w| w.subview(8, 15, &[0], Order::C)), Err(Error::SubviewTooLarge { offset: 15, need: 0, have: 14 }));
+    assert_eq!(
+        buf.derive(|w| w.subview(8, 7, &[2, 2, 2], Order::C)),
+        Err(Error::SubviewTooLarge { offset: 7, need: 8, have: 14 })
+    );
+    assert_eq!(
+        buf.derive(|w| w.subview(8, 15, &[0], Order::C)),
+        Err(Error::SubviewTooLarge { offset: 15, need: 0, have: 14 })
+    );
     assert_eq!(buf.derive(|w| w.subview(8, -1, &[2], Order::C)), Err(Error::NegativeOffset { offset: -1 }));
     assert!(matches!(buf.derive(|w| w.subview(8, isize::MAX, &[2], Order::C)), Err(Error::SubviewTooLarge { .. })));
     assert!(matches!(buf.derive(|w| w.subview(8, 0, &[1 << 32, 1 << 32], Order::C)), Err(Error::Overflow)));

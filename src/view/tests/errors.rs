@@ -69,8 +69,14 @@ fn produced() -> Vec<(Error, Error)> {
     let first_err = |r: Result<Vec<Result<V>>>| r.unwrap_err();
     vec![
         (err(View::new(BASE, 9, &arr, &arr, &sub)), Error::Ndim { ndim: 9 }),
-        (err(a.derive(|w| w.expand_dims(0)).and_then(|b| b.derive(|w| w.index(&[Item::NewAxis; 6], no_deref)))), Error::TooManyDims { ndim: 9 }),
-        (err(a.derive(|w| w.index_axis(0, 0, no_deref)).unwrap().derive(|w| w.diagonal(0, 0, 1))), Error::TooFewDims { ndim: 1, min: 2 }),
+        (
+            err(a.derive(|w| w.expand_dims(0)).and_then(|b| b.derive(|w| w.index(&[Item::NewAxis; 6], no_deref)))),
+            Error::TooManyDims { ndim: 9 },
+        ),
+        (
+            err(a.derive(|w| w.index_axis(0, 0, no_deref)).unwrap().derive(|w| w.diagonal(0, 0, 1))),
+            Error::TooFewDims { ndim: 1, min: 2 },
+        ),
         (err(a.derive(|w| w.slice_axis(-3, 0, 1, 1))), Error::Axis { axis: -3, ndim: 2 }),
         (err(a.derive(|w| w.permute(&[1, 1]))), Error::RepeatedAxis { axis: 1 }),
         (err(View::contiguous(BASE, 0, &[1], Order::C)), Error::Itemsize { itemsize: 0 }),
@@ -84,16 +90,35 @@ fn produced() -> Vec<(Error, Error)> {
         (err(a.derive(|w| w.index(&[Item::Ellipsis, Item::Ellipsis], no_deref))), Error::MultipleEllipsis),
         (err(a.derive(|w| w.slice_axis(0, NONE, NONE, 0))), Error::StepZero),
         (err(a.derive(|w| w.sliding_window(0, 2, 0))), Error::WindowStep { step: 0 }),
-        (err(View::new(BASE, 1, &{ let mut s = arr; s[0] = 4; s }, &huge, &sub)), Error::Overflow),
+        (
+            err(View::new(
+                BASE,
+                1,
+                &{
+                    let mut s = arr;
+                    s[0] = 4;
+                    s
+                },
+                &huge,
+                &sub,
+            )),
+            Error::Overflow,
+        ),
         (err(a.derive(|w| w.transpose()).unwrap().derive(|w| w.reshape(8, &[24], Order::C))), Error::NeedsCopy),
         (err(ind.derive(|w| w.transpose())), Error::Indirect { axis: 0 }),
-        (err(raw(BASE, &[2, 3], &[8, -4], &[0, -1]).derive(|w| w.slice_axis(1, 1, NONE, NONE))), Error::NegativeSuboffset { axis: 0 }),
+        (
+            err(raw(BASE, &[2, 3], &[8, -4], &[0, -1]).derive(|w| w.slice_axis(1, 1, NONE, NONE))),
+            Error::NegativeSuboffset { axis: 0 },
+        ),
         (a.check_bounds(8, 0, 191).unwrap_err(), Error::OutOfBounds),
         (err(a.derive(|w| w.subview(8, 20, &[5], Order::C))), Error::SubviewTooLarge { offset: 20, need: 5, have: 24 }),
         (err(a.derive(|w| w.subview(8, -1, &[5], Order::C))), Error::NegativeOffset { offset: -1 }),
         (err(a.derive(|w| w.broadcast_to(&[2, 4, 5]))), Error::Broadcast { axis: 1, from: 6, to: 5 }),
         (err(a.derive(|w| w.broadcast_to(&[24]))), Error::BroadcastRank { from: 2, to: 1 }),
-        (err(a.derive(|w| w.slice_axis(1, NONE, NONE, 2)).unwrap().derive(|w| w.subview(8, 0, &[1], Order::C))), Error::NotContiguous),
+        (
+            err(a.derive(|w| w.slice_axis(1, NONE, NONE, 2)).unwrap().derive(|w| w.subview(8, 0, &[1], Order::C))),
+            Error::NotContiguous,
+        ),
         (Order::from_char('X' as i32).unwrap_err(), Error::Order { order: 'X' as i32 }),
         (err(View::strided(BASE, 8, &[2, 3], &[8])), Error::Count { what: "stride count", count: 1 }),
         (err(a.derive(|w| w.squeeze_axis(0))), Error::NotSqueezable { axis: 0, len: 4 }),
@@ -113,11 +138,38 @@ fn every_core_error_is_produced() {
     names.sort();
     names.dedup();
     let all = [
-        "Axis", "Broadcast", "BroadcastRank", "Count", "Index", "Indirect", "Itemsize", "MultipleEllipsis",
-        "MultipleUnknown", "Ndim", "NeedsCopy", "NegativeDim", "NegativeOffset", "NegativeSize", "NegativeSuboffset", "NotContiguous",
-        "NotSqueezable", "Order", "OutOfBounds", "Overflow", "RepeatedAxis", "Sections", "SizeMismatch", "StepZero",
-        "SubviewTooLarge", "TooFewDims", "TooManyDims", "TooManyIndices", "UnevenSplit", "UnknownWithZero",
-        "Window", "WindowStep",
+        "Axis",
+        "Broadcast",
+        "BroadcastRank",
+        "Count",
+        "Index",
+        "Indirect",
+        "Itemsize",
+        "MultipleEllipsis",
+        "MultipleUnknown",
+        "Ndim",
+        "NeedsCopy",
+        "NegativeDim",
+        "NegativeOffset",
+        "NegativeSize",
+        "NegativeSuboffset",
+        "NotContiguous",
+        "NotSqueezable",
+        "Order",
+        "OutOfBounds",
+        "Overflow",
+        "RepeatedAxis",
+        "Sections",
+        "SizeMismatch",
+        "StepZero",
+        "SubviewTooLarge",
+        "TooFewDims",
+        "TooManyDims",
+        "TooManyIndices",
+        "UnevenSplit",
+        "UnknownWithZero",
+        "Window",
+        "WindowStep",
     ];
     assert_eq!(names, all.to_vec());
     assert_eq!(all.len() + FFI_ONLY.len(), 34);
@@ -185,7 +237,11 @@ fn overflow_in_offsets_and_strides() {
         let (mut a, mut b) = ([0; MAX_DIMS], [0; MAX_DIMS]);
         a[..shape.len()].copy_from_slice(shape);
         b[..strides.len()].copy_from_slice(strides);
-        assert_eq!(View::new(BASE, shape.len() as isize, &a, &b, &[-1; MAX_DIMS]), Err(Error::Overflow), "{shape:?} {strides:?}");
+        assert_eq!(
+            View::new(BASE, shape.len() as isize, &a, &b, &[-1; MAX_DIMS]),
+            Err(Error::Overflow),
+            "{shape:?} {strides:?}"
+        );
         assert_eq!(View::strided(BASE, 1, shape, strides), Err(Error::Overflow), "{shape:?} {strides:?}");
     }
     // A span of exactly MAX is accepted, and every position in it is exact.
@@ -197,9 +253,15 @@ fn overflow_in_offsets_and_strides() {
     assert_eq!(h.derive(|w| w.index(&[Item::Index(-1)], no_deref)).map(|v| v.data()), Ok(far));
     assert_eq!(h.element(&[3], no_deref), Ok(far));
     assert_eq!(h.derive(|w| w.flip()).map(|v| (v.data(), strides_of(&v))), Ok((far, vec![-(M / 3)])));
-    assert_eq!(h.derive(|w| w.sliding_window(0, 1, 3)).map(|v| (dims(&v), v.strides()[0])), Ok((vec![2, 1], M / 3 * 3)));
+    assert_eq!(
+        h.derive(|w| w.sliding_window(0, 1, 3)).map(|v| (dims(&v), v.strides()[0])),
+        Ok((vec![2, 1], M / 3 * 3))
+    );
     let p = raw(BASE, &[1 << 62, 2, 1], &[2, 1, 1], &[]);
-    assert_eq!(p.derive(|w| w.index(&[Item::Index(-1), Item::Index(-1)], no_deref)).map(|v| v.data()), Ok(BASE + M as usize));
+    assert_eq!(
+        p.derive(|w| w.index(&[Item::Index(-1), Item::Index(-1)], no_deref)).map(|v| v.data()),
+        Ok(BASE + M as usize)
+    );
     // Adding the itemsize to the span can still overflow.
     let e = raw(BASE, &[2], &[M - 4], &[]);
     assert_eq!(e.extent(1), Ok((0, M - 3)));
@@ -232,8 +294,14 @@ fn overflow_in_offsets_and_strides() {
 #[test]
 fn garbage_index_items_are_errors() {
     let a = View::contiguous(BASE, 8, &[4, 6], Order::C).unwrap();
-    assert_eq!(a.derive(|w| w.index(&[Item::Index(isize::MIN)], no_deref)), Err(Error::Index { index: isize::MIN, axis: 0, len: 4 }));
-    assert_eq!(a.derive(|w| w.index(&[Item::Index(isize::MAX)], no_deref)), Err(Error::Index { index: isize::MAX, axis: 0, len: 4 }));
+    assert_eq!(
+        a.derive(|w| w.index(&[Item::Index(isize::MIN)], no_deref)),
+        Err(Error::Index { index: isize::MIN, axis: 0, len: 4 })
+    );
+    assert_eq!(
+        a.derive(|w| w.index(&[Item::Index(isize::MAX)], no_deref)),
+        Err(Error::Index { index: isize::MAX, axis: 0, len: 4 })
+    );
     let all = Item::Slice { start: isize::MAX, stop: isize::MIN + 1, step: isize::MIN + 1 };
     assert_eq!(a.derive(|w| w.index(&[all], no_deref)).map(|v| (v.data(), dims(&v))), Ok((BASE + 144, vec![1, 6])));
     assert_eq!(a.derive(|w| w.index(&[Item::NewAxis; 7], no_deref)), Err(Error::TooManyDims { ndim: 9 }));

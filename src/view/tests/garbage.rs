@@ -210,7 +210,10 @@ fn queries(v: &V, itemsize: isize, offset: i128, nbytes: isize, idx: &[isize], d
         for strict in [false, true] {
             if v.is_contiguous(itemsize, order, strict) == Ok(true) && !v.is_empty() {
                 // Every axis that matters has exactly the stride of the inner extents.
-                let axes: Vec<usize> = match order { Order::C => (0..n).rev().collect(), Order::F => (0..n).collect() };
+                let axes: Vec<usize> = match order {
+                    Order::C => (0..n).rev().collect(),
+                    Order::F => (0..n).collect(),
+                };
                 let mut want = itemsize as i128;
                 for a in axes {
                     if strict || v.shape()[a] != 1 {
@@ -230,7 +233,10 @@ fn queries(v: &V, itemsize: isize, offset: i128, nbytes: isize, idx: &[isize], d
     if let Ok(()) = v.check_bounds(itemsize, offset, nbytes) {
         if let Some((l, h)) = exact_extent(v, itemsize) {
             let base = v.data() as i128 - offset;
-            assert!(l >= base && h <= base + nbytes as i128, "check_bounds passed {v:?} offset {offset} nbytes {nbytes}");
+            assert!(
+                l >= base && h <= base + nbytes as i128,
+                "check_bounds passed {v:?} offset {offset} nbytes {nbytes}"
+            );
         }
     }
     if v.may_overlap(itemsize) == Ok(false) && !v.is_empty() {

@@ -164,10 +164,16 @@ fn index_numpy_hand_cases() {
     assert_eq!((v.data() - BASE, dims(&v)), (0, vec![3, 4, 5, 1]));
     // Errors.
     assert_eq!(a.derive(|w| w.index(&[Index(0); 4], no_deref)), Err(Error::TooManyIndices { ndim: 3, given: 4 }));
-    assert_eq!(a.derive(|w| w.index(&[FULL, Index(0), Ellipsis, FULL, FULL], no_deref)), Err(Error::TooManyIndices { ndim: 3, given: 4 }));
+    assert_eq!(
+        a.derive(|w| w.index(&[FULL, Index(0), Ellipsis, FULL, FULL], no_deref)),
+        Err(Error::TooManyIndices { ndim: 3, given: 4 })
+    );
     assert_eq!(a.derive(|w| w.index(&[Ellipsis, Index(0), Ellipsis], no_deref)), Err(Error::MultipleEllipsis));
     assert_eq!(a.derive(|w| w.index(&[Index(3)], no_deref)), Err(Error::Index { index: 3, axis: 0, len: 3 }));
-    assert_eq!(a.derive(|w| w.index(&[Ellipsis, Index(-6)], no_deref)), Err(Error::Index { index: -6, axis: 2, len: 5 }));
+    assert_eq!(
+        a.derive(|w| w.index(&[Ellipsis, Index(-6)], no_deref)),
+        Err(Error::Index { index: -6, axis: 2, len: 5 })
+    );
     assert_eq!(a.derive(|w| w.index(&[sl(0, 1, 0)], no_deref)), Err(Error::StepZero));
     assert_eq!(a.derive(|w| w.index(&[NewAxis; 6], no_deref)), Err(Error::TooManyDims { ndim: 9 }));
     let v = a.derive(|w| w.index(&[NewAxis; 5], no_deref)).unwrap();

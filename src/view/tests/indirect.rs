@@ -43,7 +43,13 @@ fn build(data: usize, shape: &[isize], strides: &[isize], sub: &[isize]) -> V {
 }
 
 /// Element addresses of `out` equal those of `src` at `map(idx)`, following pointers.
-fn check_indirect_map(out: &V, shape: &[isize], src: &V, deref: &mut impl FnMut(usize) -> usize, map: impl Fn(&[isize]) -> Vec<isize>) {
+fn check_indirect_map(
+    out: &V,
+    shape: &[isize],
+    src: &V,
+    deref: &mut impl FnMut(usize) -> usize,
+    map: impl Fn(&[isize]) -> Vec<isize>,
+) {
     invariants(out);
     assert_eq!(dims(out), shape);
     for idx in c_indices(shape) {
@@ -88,7 +94,10 @@ fn element_follows_pointers() {
         }
     }
     let r = v.derive(|w| w.index(&[Item::Index(1), Item::Index(-1)], &mut d2)).unwrap();
-    assert_eq!((r.data(), dims(&r), strides_of(&r), r.suboffsets()[0]), (0x2000_0000 + 0x200 + 2, vec![5], vec![1], -1));
+    assert_eq!(
+        (r.data(), dims(&r), strides_of(&r), r.suboffsets()[0]),
+        (0x2000_0000 + 0x200 + 2, vec![5], vec![1], -1)
+    );
     assert_eq!(v.derive(|w| w.index_axis(1, 0, &mut d2)), Err(Error::Indirect { axis: 1 }));
     let s = v.derive(|w| w.index_axis(0, 1, &mut d2)).unwrap();
     check_indirect_map(&s, &[3, 5], &v, &mut d2, |i| vec![1, i[0], i[1]]);
@@ -132,7 +141,14 @@ fn slicing_a_later_axis_moves_the_suboffset() {
     assert_eq!((s.data(), s.suboffsets()[0]), (PTRS + 8, 16));
     check_indirect_map(&s, &[2, 4], &v, &mut deref, |i| vec![i[0] + 1, i[1]]);
     // v[::-1, 1:3] through basic indexing.
-    let s = v.derive(|w| w.index(&[Item::Slice { start: NONE, stop: NONE, step: -1 }, Item::Slice { start: 1, stop: 3, step: 1 }], &mut deref)).unwrap();
+    let s = v
+        .derive(|w| {
+            w.index(
+                &[Item::Slice { start: NONE, stop: NONE, step: -1 }, Item::Slice { start: 1, stop: 3, step: 1 }],
+                &mut deref,
+            )
+        })
+        .unwrap();
     check_indirect_map(&s, &[3, 2], &v, &mut deref, |i| vec![2 - i[0], 1 + i[1]]);
     // Splitting works too (it slices).
     let pieces: Vec<V> = v.split_sections(1, 2, false).unwrap().map(|r| r.unwrap()).collect();
@@ -155,9 +171,15 @@ fn indexing_an_inner_indirect_axis_is_refused() {
     assert_eq!(v.derive(|w| w.index_axis(1, 0, &mut deref)), Err(Error::Indirect { axis: 1 }));
     let full = Item::Slice { start: NONE, stop: NONE, step: NONE };
     assert_eq!(v.derive(|w| w.index(&[full, Item::Index(0)], &mut deref)), Err(Error::Indirect { axis: 1 }));
-    assert_eq!(v.derive(|w| w.index(&[Item::NewAxis, Item::Index(0), Item::Index(0)], &mut deref)), Err(Error::Indirect { axis: 1 }));
+    assert_eq!(
+        v.derive(|w| w.index(&[Item::NewAxis, Item::Index(0), Item::Index(0)], &mut deref)),
+        Err(Error::Indirect { axis: 1 })
+    );
     // A new axis before an indirect integer index leaves nothing to fold the pointer into.
-    assert_eq!(rows_view(2, 0).derive(|w| w.index(&[Item::NewAxis, Item::Index(0)], &mut deref)), Err(Error::Indirect { axis: 0 }));
+    assert_eq!(
+        rows_view(2, 0).derive(|w| w.index(&[Item::NewAxis, Item::Index(0)], &mut deref)),
+        Err(Error::Indirect { axis: 0 })
+    );
     // Once axis 0 is gone, axis 1 is the first axis and can be dereferenced.
     let r = v.derive(|w| w.index(&[Item::Index(1), Item::Index(2)], &mut deref)).unwrap();
     assert_eq!((r.data(), dims(&r), r.suboffsets()[0]), (0x100_0000 * 6, vec![5], -1));

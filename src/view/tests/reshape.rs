@@ -72,7 +72,9 @@ fn strided_view_exists(shape: &[isize], idx: &[Vec<isize>], addrs: &[i128]) -> b
             }
         })
         .collect();
-    idx.iter().zip(addrs).all(|(i, &a)| origin + i.iter().zip(&strides).map(|(&x, &s)| x as i128 * s).sum::<i128>() == a)
+    idx.iter()
+        .zip(addrs)
+        .all(|(i, &a)| origin + i.iter().zip(&strides).map(|(&x, &s)| x as i128 * s).sum::<i128>() == a)
 }
 
 fn check_reshape(v: &V, itemsize: isize, target: &[isize], order: Order) {
