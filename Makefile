@@ -143,8 +143,7 @@ icount: lib
 	  echo "$$op: $$(( (b - a) / 10000 )) instructions per call"; done
 
 # The library's unit tests (the view arithmetic, the lock-free pool bookkeeping with threads,
-# the buffer FFI) under Miri
-# (needs a nightly toolchain with the miri and rust-src components).
+# the buffer FFI) under Miri (needs a nightly toolchain with the miri and rust-src components).
 miri:
 	$(CARGO) +nightly miri test --lib
 
