@@ -14,7 +14,10 @@
 # (MVS_BUFFER_READONLY) are exported read-only: a writable request raises BufferError.
 # Creating an export needs the GIL (it is a Python object); using the memory does not.
 
-from cpython.buffer cimport PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES
+from cpython.buffer cimport (
+    PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS,
+    PyBUF_ANY_CONTIGUOUS,
+)
 from memviewslice cimport (
     mvs_slice, mvs_buffer, mvs_buffer_retain, mvs_buffer_release, mvs_buffer_data, mvs_buffer_size,
     mvs_buffer_readonly, mvs_check_bounds, mvs_byte_count, mvs_pyx_check,
@@ -43,7 +46,14 @@ cdef class BufferExport:
     def __getbuffer__(self, Py_buffer *view, int flags):
         if flags & PyBUF_WRITABLE and self.readonly:
             raise BufferError("the buffer is read-only")
-        if not flags & PyBUF_STRIDES and self.ndim > 1 and not self._c_contiguous():
+        c, f = self._contiguous(True), self._contiguous(False)
+        if (flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS and not c:
+            raise BufferError("a C-contiguous buffer was requested; the view is not C-contiguous")
+        if (flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS and not f:
+            raise BufferError("an F-contiguous buffer was requested; the view is not F-contiguous")
+        if (flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS and not (c or f):
+            raise BufferError("a contiguous buffer was requested; the view is not contiguous")
+        if not flags & PyBUF_STRIDES and not c:
             raise BufferError("the view is not C-contiguous and the consumer cannot take strides")
         view.buf = self.data
         view.obj = self
@@ -62,10 +72,16 @@ cdef class BufferExport:
     def __releasebuffer__(self, Py_buffer *view):
         pass
 
-    cdef bint _c_contiguous(self):
+    cdef bint _contiguous(self, bint c_order):
+        """Whether the view is C- (or F-) contiguous, by NumPy's relaxed rule (length-1 axes
+        have any stride; an empty view is contiguous)."""
         cdef Py_ssize_t expected = self.itemsize
-        cdef int i
-        for i in range(self.ndim - 1, -1, -1):
+        cdef int k, i
+        for k in range(self.ndim):
+            if self.shape[k] == 0:
+                return True
+        for k in range(self.ndim):
+            i = self.ndim - 1 - k if c_order else k
             if self.shape[i] != 1 and self.strides[i] != expected:
                 return False
             expected *= self.shape[i]

@@ -1,7 +1,10 @@
 # cython: boundscheck=False, wraparound=False
 # The ownership test of the Cython layer (driven by test_own.py): BufferExport and mvs_pool
 # from Cython, with a counting deallocator.
-from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_SIMPLE
+from cpython.buffer cimport (
+    PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS,
+    PyBUF_ANY_CONTIGUOUS,
+)
 from cython.parallel cimport prange
 from libc.stdlib cimport malloc, free
 from memviewslice cimport (
@@ -29,7 +32,7 @@ def freed():
     return own_test_freed()
 
 
-def handoff(Py_ssize_t rows, Py_ssize_t cols, bint readonly=False, int first=0):
+def handoff(Py_ssize_t rows, Py_ssize_t cols, bint readonly=False, int first=0, order='C'):
     """A (rows, cols) float64 matrix in malloc'd memory (item k = first + k), owned by an
     export; the creator's buffer reference is released before returning. Also returns the
     buffer's reference count as seen just before that release (2: creator and export)."""
@@ -44,7 +47,7 @@ def handoff(Py_ssize_t rows, Py_ssize_t cols, bint readonly=False, int first=0):
     mvs_pyx_check(mvs_buffer_wrap(data, rows * cols * sizeof(double), own_test_free, NULL,
                                   MVS_BUFFER_READONLY if readonly else 0, &buffer))
     try:
-        mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, b'C', &view))
+        mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, ord(order), &view))
         e = mvs_export(buffer, &view, 2, sizeof(double), b'd')
         mvs_pyx_check(mvs_buffer_refcount(buffer, &count))
         return e, count
@@ -75,6 +78,17 @@ def writable_request(obj):
     cdef Py_buffer view
     PyObject_GetBuffer(obj, &view, PyBUF_WRITABLE)
     PyBuffer_Release(&view)
+
+
+def contiguous_request(obj, order):
+    """Requests a C-, F- or any-contiguous buffer ('C', 'F', 'A') from obj; raises what obj
+    raises, else returns the strides it got."""
+    cdef Py_buffer view
+    cdef int flags = {'C': PyBUF_C_CONTIGUOUS, 'F': PyBUF_F_CONTIGUOUS, 'A': PyBUF_ANY_CONTIGUOUS}[order]
+    PyObject_GetBuffer(obj, &view, flags)
+    strides = tuple(view.strides[i] for i in range(view.ndim))
+    PyBuffer_Release(&view)
+    return strides
 
 
 def typed(double[:, :] m):

@@ -94,6 +94,21 @@ def main():
     del ro, rw
     check(own_test.freed() == n + 2, "read-only or writable exports not freed")
 
+    # Contiguity requests are honoured: an F-ordered (3, 4) export is F- but not C-contiguous.
+    fe, _ = own_test.handoff(3, 4, order="F")
+    check(np.asarray(fe).flags.f_contiguous and np.asarray(fe).strides == (8, 24), "F export layout")
+    check(own_test.contiguous_request(fe, "F") == (8, 24), "F request on an F export")
+    check(own_test.contiguous_request(fe, "A") == (8, 24), "any-contiguous request on an F export")
+    try:
+        own_test.contiguous_request(fe, "C")
+        check(False, "a C-contiguous request on an F export succeeded")
+    except BufferError as e:
+        check("C-contiguous" in str(e), f"BufferError without the reason: {e}")
+    check(own_test.contiguous_request(own_test.handoff(3, 4)[0], "C") == (32, 8), "C request on a C export")
+    n = own_test.freed()
+    del fe
+    check(own_test.freed() == n + 1, "the F export not freed")
+
     # 3. mvs_export refuses what it cannot export, and frees the block anyway.
     n = own_test.freed()
     messages = own_test.export_errors()
