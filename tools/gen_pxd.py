@@ -7,7 +7,7 @@ typed memoryview to a typed memoryview, for every combination of source and resu
 (1 to 7) that the operation allows, written once in mvs_helpers.pxi for an element type `T`;
 each dtype file defines `T` and includes it. Run `python3 tools/gen_pxd.py` after
 changing this script; `make test` fails when the checked-in files differ from its output
-(`--check DIR` writes them to DIR instead, for that comparison).
+(`--out DIR` writes them to DIR instead, for that comparison).
 """
 
 import argparse
@@ -19,7 +19,6 @@ DTYPES = [
     ("f32", "float"), ("f64", "double"), ("c64", "float complex"), ("c128", "double complex"),
 ]
 NDIMS = range(1, 8)  # Cython's typed memoryviews have at most 7 dimensions.
-
 
 
 class Helper:
