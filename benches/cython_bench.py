@@ -215,7 +215,7 @@ def report(best, counts, reps):
         print(f"| {label} | {view} | {fmt_ns(ns)} | {ns / cython[view]:.2f}x | {ns / cython_fn[view]:.2f}x |")
 
     print()
-    print(f"Targets (each bridge case against the same view; missed targets are results, not errors):")
+    print("Targets (each bridge case against the same view; missed targets are results, not errors):")
     print()
     print(f"| bridge case | view | within {WITHIN_CYTHON}x of Cython's own slicing | "
           f">= {FASTER_THAN_NUMPY:g}x faster than NumPy's Python-level slicing |")

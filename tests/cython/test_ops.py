@@ -230,7 +230,7 @@ def expect(fn, ndim):
     return e
 
 
-def compare(got, exp, src):
+def compare(got, exp):
     """Problems of the helper's result (a Cython memoryview) against NumPy's array `exp`."""
     g = np.asarray(got)
     problems = []
@@ -286,7 +286,7 @@ def main():
                         problems.append("exception without a message")
                 else:
                     problems = ([f"returned a view; NumPy raises {exp.__name__}"] if isinstance(exp, type)
-                                else compare(got, exp, src))
+                                else compare(got, exp))
                 if problems:
                     failures += 1
                     if failures <= 20:

@@ -9,7 +9,6 @@ mvs_export refuses views outside their buffer; the pool under threads, and its e
 
 import argparse
 import gc
-import itertools
 import random
 import sys
 
