@@ -20,7 +20,8 @@ from cpython.buffer cimport (
 )
 from memviewslice cimport (
     mvs_slice, mvs_buffer, mvs_buffer_retain, mvs_buffer_release, mvs_buffer_data, mvs_buffer_size,
-    mvs_buffer_readonly, mvs_check_bounds, mvs_byte_count, mvs_pyx_check,
+    mvs_buffer_readonly, mvs_check_bounds, mvs_byte_count, mvs_is_contiguous, mvs_pyx_check,
+    MVS_CONTIG_NUMPY,
 )
 
 
@@ -31,6 +32,8 @@ cdef class BufferExport:
     cdef char *data
     cdef int ndim
     cdef bint readonly
+    cdef int c_contiguous  # NumPy's relaxed rules, from mvs_is_contiguous
+    cdef int f_contiguous
     cdef Py_ssize_t itemsize
     cdef Py_ssize_t nbytes
     cdef Py_ssize_t shape[8]
@@ -46,14 +49,13 @@ cdef class BufferExport:
     def __getbuffer__(self, Py_buffer *view, int flags):
         if flags & PyBUF_WRITABLE and self.readonly:
             raise BufferError("the buffer is read-only")
-        c, f = self._contiguous(True), self._contiguous(False)
-        if (flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS and not c:
+        if (flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS and not self.c_contiguous:
             raise BufferError("a C-contiguous buffer was requested; the view is not C-contiguous")
-        if (flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS and not f:
+        if (flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS and not self.f_contiguous:
             raise BufferError("an F-contiguous buffer was requested; the view is not F-contiguous")
-        if (flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS and not (c or f):
+        if (flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS and not (self.c_contiguous or self.f_contiguous):
             raise BufferError("a contiguous buffer was requested; the view is not contiguous")
-        if not flags & PyBUF_STRIDES and not c:
+        if not flags & PyBUF_STRIDES and not self.c_contiguous:
             raise BufferError("the view is not C-contiguous and the consumer cannot take strides")
         view.buf = self.data
         view.obj = self
@@ -71,21 +73,6 @@ cdef class BufferExport:
 
     def __releasebuffer__(self, Py_buffer *view):
         pass
-
-    cdef bint _contiguous(self, bint c_order):
-        """Whether the view is C- (or F-) contiguous, by NumPy's relaxed rule (length-1 axes
-        have any stride; an empty view is contiguous)."""
-        cdef Py_ssize_t expected = self.itemsize
-        cdef int k, i
-        for k in range(self.ndim):
-            if self.shape[k] == 0:
-                return True
-        for k in range(self.ndim):
-            i = self.ndim - 1 - k if c_order else k
-            if self.shape[i] != 1 and self.strides[i] != expected:
-                return False
-            expected *= self.shape[i]
-        return True
 
 
 cdef BufferExport mvs_export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, format):
@@ -110,6 +97,8 @@ cdef BufferExport mvs_export(mvs_buffer *buffer, const mvs_slice *view, int ndim
         if view.suboffsets[i] >= 0:
             raise ValueError(f"axis {i} of the view is indirect; only direct views can be exported")
     mvs_pyx_check(mvs_byte_count(view, ndim, itemsize, &e.nbytes))
+    mvs_pyx_check(mvs_is_contiguous(view, ndim, itemsize, b'C', MVS_CONTIG_NUMPY, &e.c_contiguous))
+    mvs_pyx_check(mvs_is_contiguous(view, ndim, itemsize, b'F', MVS_CONTIG_NUMPY, &e.f_contiguous))
     mvs_pyx_check(mvs_buffer_retain(buffer))
     e.buffer = buffer
     e.data = view.data
