@@ -31,24 +31,30 @@ int main(int argc, char **argv) {
     mvs_slice src, out;
     int nd;
     if (mvs_view_contiguous(buf, sizeof(double), 4, shape, 'C', &src) != MVS_OK) return 1;
+    static const char *const ops[] = {"floor", "slice_axis", "index_axis", "transpose", "reshape", "index", "subview"};
+    int k = 0;
+    while (k < 7 && strcmp(op, ops[k])) k++;
+    if (k == 7) {
+        fprintf(stderr, "unknown op %s\n", op);
+        return 2;
+    }
     long failures = 0;
     for (long i = 0; i < n; i++) {
         mvs_status st = MVS_OK;
-        if (!strcmp(op, "slice_axis")) st = mvs_slice_axis(&src, 4, 1, 2, 10, 2, &out);
-        else if (!strcmp(op, "index_axis")) st = mvs_index_axis(&src, 4, 1, 3, &out);
-        else if (!strcmp(op, "transpose")) st = mvs_transpose(&src, 4, &out);
-        else if (!strcmp(op, "reshape")) st = mvs_reshape(&src, 4, sizeof(double), 2, flat, 'C', &out);
-        else if (!strcmp(op, "index")) st = mvs_index(&src, 4, items, 4, &out, &nd);
-        else if (!strcmp(op, "subview")) st = mvs_subview(&src, 4, sizeof(double), 64, 3, sub, 'C', &out);
-        else if (!strcmp(op, "floor")) {
+        switch (k) { /* chosen once, so that every op pays the same loop overhead */
+        case 0:
             memcpy(&out, &src, sizeof out);
             out.shape[0] = 4;
             out.strides[0] = 16;
             out.shape[1] = 2;
             out.strides[1] = 8;
-        } else {
-            fprintf(stderr, "unknown op %s\n", op);
-            return 2;
+            break;
+        case 1: st = mvs_slice_axis(&src, 4, 1, 2, 10, 2, &out); break;
+        case 2: st = mvs_index_axis(&src, 4, 1, 3, &out); break;
+        case 3: st = mvs_transpose(&src, 4, &out); break;
+        case 4: st = mvs_reshape(&src, 4, sizeof(double), 2, flat, 'C', &out); break;
+        case 5: st = mvs_index(&src, 4, items, 4, &out, &nd); break;
+        default: st = mvs_subview(&src, 4, sizeof(double), 64, 3, sub, 'C', &out); break;
         }
         failures += st != MVS_OK;
         __asm__ volatile("" : : "r"(&out) : "memory"); /* keep every call */

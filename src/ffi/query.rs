@@ -28,8 +28,9 @@ unsafe fn query<T>(
 ) -> mvs_status {
     run(|| {
         let out = out_arg(out, "out")?;
+        let mut v = View::empty(RawPtr(core::ptr::null_mut()));
         // SAFETY: per this function's contract.
-        let (v, _) = unsafe { view_arg(src, ndim)? };
+        unsafe { view_arg(src, ndim, &mut v)? };
         let value = op(&v)?;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
         unsafe { write_out(out, value) };

@@ -19,6 +19,7 @@ pub enum Item {
 
 /// Python's `slice(start, stop, step).indices(len)`, reduced to the first position and the
 /// number of positions. [`NONE`] means "not given" for each of the three.
+#[inline(always)]
 pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Result<(isize, isize, isize)> {
     let step = if step == NONE { 1 } else { step };
     if step == 0 {
@@ -177,6 +178,7 @@ impl<P: Addr> View<P> {
 
     /// Moves the origin of this view to the first position of `start:stop:step` along an axis
     /// of `len` and `stride` that sits at position `at`; returns the sliced length and stride.
+    #[inline(always)]
     fn apply_slice(
         &mut self,
         at: usize,

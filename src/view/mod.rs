@@ -23,6 +23,21 @@ pub use index::Item;
 /// Most dimensions a view can have (as in Cython).
 pub const MAX_DIMS: usize = 8;
 
+/// `KEEP[n][i]` is all ones for the axes `i < n` of an `n`-dimensional view, 0 past them.
+static KEEP: [[isize; MAX_DIMS]; MAX_DIMS + 1] = {
+    let mut masks = [[0; MAX_DIMS]; MAX_DIMS + 1];
+    let mut n = 0;
+    while n <= MAX_DIMS {
+        let mut i = 0;
+        while i < n {
+            masks[n][i] = -1;
+            i += 1;
+        }
+        n += 1;
+    }
+    masks
+};
+
 /// "No value" for slice bounds and steps (`MVS_NONE` in C).
 pub const NONE: isize = isize::MIN;
 
@@ -78,36 +93,53 @@ impl<P: Addr> View<P> {
         strides: &[isize; MAX_DIMS],
         suboffsets: &[isize; MAX_DIMS],
     ) -> Result<Self> {
+        let mut v = View::empty(data);
+        v.assign(data, ndim, shape, strides, suboffsets)?;
+        Ok(v)
+    }
+
+    /// [`View::new`] written into this view, which is left unchanged on error. Loading a view
+    /// in place spares the copy that returning 208 bytes by value costs.
+    #[inline(always)]
+    pub fn assign(
+        &mut self,
+        data: P,
+        ndim: isize,
+        shape: &[isize; MAX_DIMS],
+        strides: &[isize; MAX_DIMS],
+        suboffsets: &[isize; MAX_DIMS],
+    ) -> Result<()> {
         let n = check_ndim(ndim)?;
-        // Entries past `ndim` are cleared through a mask of the axes below it; negative
-        // suboffsets become -1.
-        let keep: [isize; MAX_DIMS] = core::array::from_fn(|i| if i < n { -1 } else { 0 });
-        let shape: [isize; MAX_DIMS] = core::array::from_fn(|i| shape[i] & keep[i]);
-        let strides: [isize; MAX_DIMS] = core::array::from_fn(|i| strides[i] & keep[i]);
-        // Validation, fast in the common case: when no extent or |stride| reaches 2^30 (a
-        // negative extent does, as an unsigned number), the span is below 8 * 2^60 and fits.
-        let large = (0..MAX_DIMS).fold(0, |acc, i| acc | shape[i] as usize | strides[i].unsigned_abs());
+        // Straight-line code over all 8 entries, which the compiler vectorizes: entries past
+        // `ndim` are cleared through the mask of the axes below it. The checks read the
+        // arguments, and the view is written last, so that no copy of the arrays is kept.
+        let keep = &KEEP[n];
+        // Validation, fast in the common case: when every extent is below 2^30 (a negative one
+        // is not, as an unsigned number) and every stride is in -2^29..2^29, the span is below
+        // 8 * 2^59 and fits.
+        let large = (0..MAX_DIMS).fold(0, |acc, i| {
+            acc | (shape[i] & keep[i]) as usize | (strides[i] & keep[i]).wrapping_add(1 << 29) as usize
+        });
         if large >= 1 << 30 {
             if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
                 return Err(Error::NegativeDim { axis, len: shape[axis] });
             }
             span(&shape[..n], &strides[..n])?;
         }
-        Ok(View {
-            data,
-            ndim: n,
-            shape,
-            strides,
-            suboffsets: if suboffsets[..n].iter().all(|&s| s < 0) {
-                [-1; MAX_DIMS] // all direct: the common case
-            } else {
-                core::array::from_fn(|i| if i < n && suboffsets[i] >= 0 { suboffsets[i] } else { -1 })
-            },
-        })
+        self.data = data;
+        self.ndim = n;
+        for i in 0..MAX_DIMS {
+            self.shape[i] = shape[i] & keep[i];
+            self.strides[i] = strides[i] & keep[i];
+            // Negative suboffsets and those past `ndim` become -1.
+            self.suboffsets[i] = suboffsets[i] | (suboffsets[i] >> (isize::BITS - 1)) | !keep[i];
+        }
+        Ok(())
     }
 
-    /// A view with no axis at `data` (the caller pushes axes).
-    fn empty(data: P) -> Self {
+    /// A view with no axis at `data`: the start of a view built axis by axis, or loaded with
+    /// [`View::assign`].
+    pub fn empty(data: P) -> Self {
         View { data, ndim: 0, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] }
     }
 
@@ -145,9 +177,19 @@ impl<P: Addr> View<P> {
         normalize_axis(axis, self.ndim)
     }
 
+    /// Whether every axis is direct. Entries past `ndim` are -1, so all 8 suboffsets are
+    /// negative exactly then: a branch-free test of their AND's sign.
+    #[inline(always)]
+    fn all_direct(&self) -> bool {
+        self.suboffsets.iter().fold(-1, |acc, &s| acc & s) < 0
+    }
+
     /// Refuses views with an indirect axis.
     #[inline(always)]
     fn direct(&self) -> Result<()> {
+        if self.all_direct() {
+            return Ok(());
+        }
         match self.suboffsets[..self.ndim].iter().position(|&s| s >= 0) {
             Some(axis) => Err(Error::Indirect { axis }),
             None => Ok(()),
@@ -155,7 +197,11 @@ impl<P: Addr> View<P> {
     }
 
     /// The last indirect axis before `axis`, whose suboffset absorbs offsets along `axis`.
+    #[inline(always)]
     fn indirect_before(&self, axis: usize) -> Option<usize> {
+        if self.all_direct() {
+            return None;
+        }
         self.suboffsets[..axis].iter().rposition(|&s| s >= 0)
     }
 
