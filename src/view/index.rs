@@ -152,7 +152,7 @@ impl<P: Addr> View<P> {
         if ellipses == 0 {
             keep(&mut out, &mut axis);
         }
-        *self = out;
+        self.replace(&out);
         Ok(())
     }
 
@@ -210,7 +210,7 @@ impl<P: Addr> View<P> {
         for axis in 0..v.ndim {
             v.flip_in_place(axis)?;
         }
-        *self = v;
+        self.replace(&v);
         Ok(())
     }
 
