@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython test check-header check-pxd check-version header-alone rust-test c-test valgrind numpy-test readme-example bench icount miri clean
+.PHONY: all lib demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython test check-header check-pxd check-version header-alone rust-test c-test valgrind numpy-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -131,16 +131,22 @@ bench-cython: lib $(VPY)
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
 
-# Instructions per call of the hot derivations under callgrind (stable under machine load).
-ICOUNT_OPS := floor slice_axis index_axis transpose reshape index subview
+# The hot derivations called from C (benches/icount.c): instructions per call under callgrind
+# (stable under machine load), and the best of 30 interleaved timing rounds against the floor.
+ICOUNT_OPS := floor slice_axis index_axis transpose subview reshape index
 
-icount: lib
+$(BUILD)/icount: benches/icount.c include/memviewslice.h lib
 	@mkdir -p $(BUILD)
-	$(CC) -std=gnu11 -O2 -Iinclude benches/icount.c -o $(BUILD)/icount $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+	$(CC) -std=c11 $(STRICT) -O2 -Iinclude $< -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+
+icount: $(BUILD)/icount
 	@for op in $(ICOUNT_OPS); do \
 	  a=$$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BUILD)/icount $$op 10000 2>&1 | sed -n 's/.*Collected : //p'); \
 	  b=$$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BUILD)/icount $$op 20000 2>&1 | sed -n 's/.*Collected : //p'); \
 	  echo "$$op: $$(( (b - a) / 10000 )) instructions per call"; done
+
+besttime: $(BUILD)/icount
+	$(BUILD)/icount time
 
 # The library's unit tests (the view arithmetic, the lock-free pool bookkeeping with threads,
 # the buffer FFI) under Miri (needs a nightly toolchain with the miri and rust-src components).

@@ -1,63 +1,98 @@
-/* Instructions per call of the hot derivations, counted by valgrind's callgrind: a figure that
- * does not move with machine load, unlike criterion's nanoseconds (`make icount`).
+/* The hot derivations, called from C with the same arguments as benches/views.rs, on a 4-D
+ * C-contiguous float64 view of shape (8, 16, 32, 64). Two figures that criterion's medians lack
+ * on a noisy machine:
  *
- *   icount OP N   calls OP N times on a 4-D C-contiguous float64 view of shape (8, 16, 32, 64),
- *                 the same source as benches/views.rs. `make icount` runs it under callgrind with
- *                 N and 2N and prints the difference divided by N: the cost of one call.
- * OP: floor (a 208-byte struct copy plus two dims, as the criterion floor), slice_axis,
- * index_axis, transpose, reshape, index (4 items), subview. */
+ *   icount OP N   calls OP N times. `make icount` runs it under valgrind's callgrind with N and
+ *                 2N and prints the difference divided by N: instructions per call, a figure that
+ *                 does not move with machine load.
+ *   icount time   times every OP in 30 interleaved rounds of 200,000 calls and prints the best
+ *                 round of each in ns per call, with its ratio to the floor's (`make besttime`).
+ *                 The best of interleaved rounds is what a quiet machine gives; noise only adds.
+ *
+ * OP: floor (a 208-byte struct copy plus two dims, in a function that is not inlined, as the
+ * criterion floor), slice_axis, index_axis, transpose, subview, reshape, index (4 items). */
+#define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "memviewslice.h"
 
-static double buf[8 * 16 * 32 * 64];
+enum { NOPS = 7, ROUNDS = 30, CALLS = 200000 };
+static const char *const ops[NOPS] = {"floor", "slice_axis", "index_axis", "transpose", "subview", "reshape", "index"};
 
-int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s OP N\n", argv[0]);
-        return 2;
-    }
-    const char *op = argv[1];
-    long n = atol(argv[2]);
-    ptrdiff_t shape[4] = {8, 16, 32, 64}, flat[2] = {128, 2048}, sub[3] = {4, 8, 16};
-    mvs_index_item items[4] = {
-        {MVS_ITEM_INDEX, 1, 0, 0},
-        {MVS_ITEM_SLICE, 2, 10, 2},
-        {MVS_ITEM_ELLIPSIS, 0, 0, 0},
+static double buf[8 * 16 * 32 * 64];
+static mvs_slice src, out;
+
+__attribute__((noinline)) static mvs_status floor_op(const mvs_slice *s, mvs_slice *o) {
+    memcpy(o, s, sizeof *o);
+    o->shape[0] = 4;
+    o->strides[0] = 16;
+    o->shape[1] = 2;
+    o->strides[1] = 8;
+    return MVS_OK;
+}
+
+/* Calls op `k` n times; the number of failed calls. */
+static long run(int k, long n) {
+    static const ptrdiff_t flat[2] = {128, 2048}, sub[4] = {4, 8, 16, 32};
+    static const mvs_index_item items[4] = {
+        {MVS_ITEM_INDEX, 3, 0, 0},
+        {MVS_ITEM_SLICE, 2, 14, 3},
         {MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, -1},
+        {MVS_ITEM_INDEX, -5, 0, 0},
     };
-    mvs_slice src, out;
     int nd;
-    if (mvs_view_contiguous(buf, sizeof(double), 4, shape, 'C', &src) != MVS_OK) return 1;
-    static const char *const ops[] = {"floor", "slice_axis", "index_axis", "transpose", "reshape", "index", "subview"};
-    int k = 0;
-    while (k < 7 && strcmp(op, ops[k])) k++;
-    if (k == 7) {
-        fprintf(stderr, "unknown op %s\n", op);
-        return 2;
-    }
     long failures = 0;
     for (long i = 0; i < n; i++) {
-        mvs_status st = MVS_OK;
-        switch (k) { /* chosen once, so that every op pays the same loop overhead */
-        case 0:
-            memcpy(&out, &src, sizeof out);
-            out.shape[0] = 4;
-            out.strides[0] = 16;
-            out.shape[1] = 2;
-            out.strides[1] = 8;
-            break;
-        case 1: st = mvs_slice_axis(&src, 4, 1, 2, 10, 2, &out); break;
-        case 2: st = mvs_index_axis(&src, 4, 1, 3, &out); break;
-        case 3: st = mvs_transpose(&src, 4, &out); break;
-        case 4: st = mvs_reshape(&src, 4, sizeof(double), 2, flat, 'C', &out); break;
-        case 5: st = mvs_index(&src, 4, items, 4, &out, &nd); break;
-        default: st = mvs_subview(&src, 4, sizeof(double), 64, 3, sub, 'C', &out); break;
+        const mvs_slice *s = &src;
+        mvs_slice *o = &out;
+        __asm__ volatile("" : "+r"(s), "+r"(o)); /* opaque pointers, as criterion's black_box */
+        mvs_status st;
+        switch (k) { /* chosen once per run: every op pays the same loop overhead */
+        case 0: st = floor_op(s, o); break;
+        case 1: st = mvs_slice_axis(s, 4, 2, 3, -2, 2, o); break;
+        case 2: st = mvs_index_axis(s, 4, 1, -3, o); break;
+        case 3: st = mvs_transpose(s, 4, o); break;
+        case 4: st = mvs_subview(s, 4, sizeof(double), 64, 4, sub, 'C', o); break;
+        case 5: st = mvs_reshape(s, 4, sizeof(double), 2, flat, 'C', o); break;
+        default: st = mvs_index(s, 4, items, 4, o, &nd); break;
         }
         failures += st != MVS_OK;
-        __asm__ volatile("" : : "r"(&out) : "memory"); /* keep every call */
+        __asm__ volatile("" : : "r"(o) : "memory"); /* keep every call */
     }
-    return failures != 0;
+    return failures;
+}
+
+static double now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+    ptrdiff_t shape[4] = {8, 16, 32, 64};
+    if (mvs_view_contiguous(buf, sizeof(double), 4, shape, 'C', &src) != MVS_OK) return 1;
+    if (argc == 2 && !strcmp(argv[1], "time")) {
+        double best[NOPS];
+        for (int k = 0; k < NOPS; k++) best[k] = 1e300;
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int k = 0; k < NOPS; k++) {
+                double t0 = now_ns();
+                if (run(k, CALLS)) return 1;
+                double t = (now_ns() - t0) / CALLS;
+                if (t < best[k]) best[k] = t;
+            }
+        }
+        printf("| op | best ns per call | ratio to floor |\n|---|---:|---:|\n");
+        for (int k = 0; k < NOPS; k++) printf("| %s | %.1f | %.2fx |\n", ops[k], best[k], best[k] / best[0]);
+        return 0;
+    }
+    if (argc == 3) {
+        for (int k = 0; k < NOPS; k++)
+            if (!strcmp(argv[1], ops[k])) return run(k, atol(argv[2])) != 0;
+    }
+    fprintf(stderr, "usage: %s OP N | %s time\n", argv[0], argv[0]);
+    return 2;
 }
