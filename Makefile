@@ -60,13 +60,13 @@ check-header: lib
 	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
 	fi
 
-# The typed Cython helpers in git (mvs_helpers.pxi, mvs_<dtype>.pxd) must equal what
+# The typed Cython helpers in git (mvs_pyx.h, mvs_helpers.pxi, mvs_<dtype>.pxd) must equal what
 # tools/gen_pxd.py writes.
 check-pxd:
 	@rm -rf $(BUILD)/pxd && $(PYTHON) tools/gen_pxd.py --out $(BUILD)/pxd
 	@for f in $(BUILD)/pxd/*; do cmp -s $$f include/$$(basename $$f) || \
 	  { echo "include/$$(basename $$f) differs from tools/gen_pxd.py's output: run it and commit"; exit 1; }; done
-	@test $$(ls include/mvs_*.pxd include/mvs_helpers.pxi | wc -l) -eq $$(ls $(BUILD)/pxd | wc -l) || { echo "stray include/mvs_*.pxd"; exit 1; }
+	@test $$(ls include/mvs_*.pxd include/mvs_helpers.pxi include/mvs_pyx.h | wc -l) -eq $$(ls $(BUILD)/pxd | wc -l) || { echo "stray include/mvs_*.pxd"; exit 1; }
 
 # The header's MVS_VERSION and the library's SONAME agree with Cargo.toml's version.
 check-version: lib
@@ -191,7 +191,8 @@ cython-ops: lib $(VPY)
 # The bridge takes no GIL on success, balances Cython's acquisition counts and NumPy's reference
 # counts over 1,000,000 views, works under prange, and raises the right errors without leaking:
 # gil_test.pyx built in 4 variants (C and C++; boundscheck and initializedcheck both on, both
-# off), each linked with --wrap=PyGILState_Ensure (counted) and OpenMP, two at a time.
+# off; cpp_off with the helpers' C++11 lambda form instead of GNU statement expressions), each
+# linked with --wrap=PyGILState_Ensure (counted) and OpenMP, two at a time.
 CYGIL := $(BUILD)/cython_gil
 GIL_VARIANTS := c_on c_off cpp_on cpp_off
 
@@ -200,6 +201,7 @@ cython-gil: lib $(VPY)
 	@echo "building $(words $(GIL_VARIANTS)) variants of gil_test ..."
 	@echo $(GIL_VARIANTS) | tr ' ' '\n' | xargs -P 2 -I{} sh -c \
 	  'case {} in cpp_*) lang=--cplus;; *) lang=;; esac; case {} in *_on) d=True;; *) d=False;; esac; \
+	   case {} in cpp_off) lang="$$lang -D MVS_PYX_NO_STATEMENT_EXPRESSIONS";; esac; \
 	   $(CYBUILD) tests/cython/gil_test.pyx --out $(CYGIL) --name gil_test_{} --wrap-gil --openmp $$lang \
 	     -X boundscheck=$$d -X initializedcheck=$$d >$(CYGIL)/gil_test_{}.log 2>&1 || { cat $(CYGIL)/gil_test_{}.log; exit 255; }'
 	PYTHONPATH=$(CYGIL) $(VPY) tests/cython/test_gil.py $(addprefix gil_test_,$(GIL_VARIANTS))

@@ -36,38 +36,38 @@ SCENARIO = dict(rows=ROWS, cols=COLS, shape_a=(ROWS - 2, COLS), shape_b=(ROWS - 
 # --- (a) the bridge: view A -----------------------------------------------------------------
 
 def run_bridge_slice_axis_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
-    """r = mvs_f64.slice_axis_2d(a, 0, 1, -1): a[1:-1], one library call."""
+    """r = mvs_f64.slice_axis_2d(a, 0, 1, -1, 1): a[1:-1], one library call."""
     cdef double[:, :] r
     cdef double acc = 0
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.slice_axis_2d(a, 0, 1, -1)
+            r = mvs_f64.slice_axis_2d(a, 0, 1, -1, 1)
             acc += r[0, 0]
     return acc, r
 
 
 def run_bridge_subview_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
-    """r = mvs_f64.subview_1d_2d(buf, 64, (62, 64)): buf[64:4032].reshape(62, 64), one call."""
+    """r = mvs_f64.subview_1d_2d(buf, 64, (62, 64), 'C'): buf[64:4032].reshape(62, 64), one call."""
     cdef double[:, :] r
     cdef double acc = 0
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.subview_1d_2d(buf, FLAT_A_START, SHAPE_A)
+            r = mvs_f64.subview_1d_2d(buf, FLAT_A_START, SHAPE_A, b'C')
             acc += r[0, 0]
     return acc, r
 
 
 def run_bridge_slice_reshape_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
-    """r = reshape_1d_2d(slice_axis_1d(buf, 0, 64, 4032), (62, 64)): NumPy's slice-and-reshape
+    """r = reshape_1d_2d(slice_axis_1d(buf, 0, 64, 4032, 1), (62, 64), 'C'): NumPy's slice-and-reshape
     step by step, two library calls and a 1-D intermediate view."""
     cdef double[:, :] r
     cdef double acc = 0
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.reshape_1d_2d(mvs_f64.slice_axis_1d(buf, 0, FLAT_A_START, FLAT_A_STOP), SHAPE_A)
+            r = mvs_f64.reshape_1d_2d(mvs_f64.slice_axis_1d(buf, 0, FLAT_A_START, FLAT_A_STOP, 1), SHAPE_A, b'C')
             acc += r[0, 0]
     return acc, r
 
@@ -87,13 +87,13 @@ def run_bridge_index_B(double[:, :] a, double[::1] buf, Py_ssize_t n):
 
 
 def run_bridge_slice_axis_twice_B(double[:, :] a, double[::1] buf, Py_ssize_t n):
-    """r = slice_axis_2d(slice_axis_2d(a, 0, 1, -1), 1, 1, -1): two calls, one intermediate."""
+    """r = slice_axis_2d(slice_axis_2d(a, 0, 1, -1, 1), 1, 1, -1, 1): two calls, one intermediate."""
     cdef double[:, :] r
     cdef double acc = 0
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.slice_axis_2d(mvs_f64.slice_axis_2d(a, 0, 1, -1), 1, 1, -1)
+            r = mvs_f64.slice_axis_2d(mvs_f64.slice_axis_2d(a, 0, 1, -1, 1), 1, 1, -1, 1)
             acc += r[0, 0]
     return acc, r
 
@@ -208,7 +208,8 @@ cdef inline double[:, :] cy_same(double[:, :] a) nogil:
 def run_return_protocol(double[:, :] a, double[::1] buf, Py_ssize_t n):
     """r = cy_same(a), a `cdef inline` function returning its argument: what returning a typed
     memoryview from a function costs (Cython's zeroed result struct, the copies, one
-    acquisition and one release), with no slicing; every bridge helper pays it."""
+    acquisition and one release), with no slicing; the bridge's helpers, C macros, avoid all but
+    the acquisition and release."""
     cdef double[:, :] r
     cdef double acc = 0
     cdef Py_ssize_t i
@@ -258,8 +259,8 @@ def run_bare_index_B(double[:, :] a, double[::1] buf, Py_ssize_t n):
 
 
 def run_bare_slice_axis_readback_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
-    """The bare call, then out read back as the typed memoryview r (what slice_axis_2d does,
-    written out in the loop instead of through the inline helper's return)."""
+    """The bare call, then out read back as the typed memoryview r (the pattern for an
+    operation without a helper macro, written out in the loop)."""
     cdef mvs_pyx_slice out
     cdef double[:, :] r
     cdef double acc = 0
@@ -284,7 +285,7 @@ def run_inplace_slice_axis_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
             if mvs_pyx_src(r).memview == mvs_pyx_src(a).memview:
                 mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 2, 0, 1, -1, 1, <mvs_slice *>mvs_pyx_src(r)))
             else:
-                r = mvs_f64.slice_axis_2d(a, 0, 1, -1)
+                r = mvs_f64.slice_axis_2d(a, 0, 1, -1, 1)
             acc += r[0, 0]
     return acc, r
 

@@ -14,35 +14,45 @@
 # Compile with `-I<dir of this file>` (cython and the C compiler) and link `-lmemviewslice`.
 # Every declaration here is `nogil`.
 #
-# How the glue works (SPEC section 6):
+# How the glue works (SPEC section 6; the C side is in mvs_pyx.h):
 # - In: `mvs_pyx_src(view)` is the address of a typed memoryview as a `const mvs_slice *`
 #   (a macro: Cython forbids `&view`). The layout of Cython's `__Pyx_memviewslice` is checked
 #   against `mvs_slice` at compile time wherever it is used.
-# - Out: the library writes its result into an `mvs_pyx_slice` (Cython's own
-#   `__Pyx_memviewslice`), which is read back as a typed memoryview through a pointer:
-#   `(<T *>&out)[0]`, `T` a ctypedef of the memoryview type. Cython then takes one more
-#   acquisition of the source's memoryview object itself: an atomic increment, with no GIL,
-#   since the source already holds one. The result keeps the source's memory alive.
-# - Only slices derived from a Cython memoryview (whose `memview` was copied from one) may be
-#   read back this way. Never read back a view built by `mvs_view_contiguous`,
+# - Out: each typed helper of the mvs_<dtype> files is a C macro of mvs_pyx.h, declared as an
+#   extern function returning a typed memoryview. It writes the library's result into Cython's
+#   own struct and takes one more acquisition of the source's memoryview object, as Cython does
+#   for any view it returns: an atomic increment with no GIL, since the source already holds
+#   one. The result keeps the source's memory alive. On failure the macro raises, and Cython
+#   reads the result's NULL memview as the error. (The macros need GCC's or Clang's statement
+#   expressions, or C++11.) Written as `cdef inline` functions, the helpers took nearly twice as long:
+#   Cython's protocol for returning a typed memoryview from a function zero-fills and copies the
+#   208-byte struct several times and takes and drops one more acquisition.
+# - Only slices derived from a Cython memoryview (whose `memview` was copied from one) may come
+#   back as typed memoryviews. Never read back a view built by `mvs_view_contiguous`,
 #   `mvs_view_strided` or `mvs_pool_acquire` (its memview is NULL, which Cython takes as "not
-#   initialized") or by `mvs_buffer_view` (its memview is an mvs_buffer, which Cython would use
-#   as a memoryview object): hand buffers to Python with mvs_export.pxi instead.
-# - Errors: `mvs_pyx_check(status)` raises IndexError (MVS_ERR_INDEX) or ValueError (anything
-#   else) with `mvs_last_error()`'s message, taking the GIL on that path only.
+#   initialized"; the helpers raise ValueError) or by `mvs_buffer_view` (its memview is an
+#   mvs_buffer, which Cython would use as a memoryview object): hand buffers to Python with
+#   mvs_export.pxi instead.
+# - Errors: the helpers, and `mvs_pyx_check(status)` after a direct call, raise IndexError
+#   (MVS_ERR_INDEX) or ValueError (anything else) with `mvs_last_error()`'s message, taking
+#   the GIL on that path only.
 #
 # Adding a helper that the mvs_<dtype> files lack, for example one with a C-contiguous result
-# type: the library call is the one line; around it, a ctypedef of the result type (Cython
-# cannot cast to a memoryview type written out) and the two lines every helper has:
+# type, is one line: a declaration of an existing macro of mvs_pyx.h (a helper's C name is in
+# its declaration) with the types you need.
 #
-#     ctypedef double[:, ::1] d2c
-#     cdef inline d2c rows_c(double[::1] a, Py_ssize_t offset, Py_ssize_t *shape) nogil:
-#         cdef mvs.mvs_pyx_slice out
-#         mvs.mvs_pyx_check(mvs.mvs_subview(mvs.mvs_pyx_src(a), 1, sizeof(double), offset, 2, shape, b'C', <mvs.mvs_slice *>&out))
-#         return (<d2c *>&out)[0]
+#     cdef extern from "mvs_pyx.h" nogil:
+#         double[:, ::1] rows_c "__mvs_pyx_f64_subview_1d_2d"(double[::1] a, Py_ssize_t offset, const Py_ssize_t *shape, int order)
 #
 # (examples/cython/flat_buffer.pyx uses this one.) The result type is a promise to Cython,
-# which does not check it: declare `::1` only where the library guarantees contiguity.
+# which does not check it: declare `::1` only where the library guarantees contiguity. For an
+# operation with no macro (another element type, say), write the library call into an
+# `mvs_pyx_slice` and read it back as the typed memoryview, `T` a ctypedef of its type:
+#
+#     cdef inline T op(...) nogil:
+#         cdef mvs.mvs_pyx_slice out
+#         mvs.mvs_pyx_check(mvs.mvs_subview(mvs.mvs_pyx_src(a), ..., <mvs.mvs_slice *>&out))
+#         return (<T *>&out)[0]
 
 cdef extern from "memviewslice.h" nogil:
     const char *MVS_VERSION
@@ -150,52 +160,23 @@ cdef extern from "memviewslice.h" nogil:
     mvs_status mvs_pool_counts(const mvs_pool *pool, Py_ssize_t *out_arrays, Py_ssize_t *out_acquired)
     void mvs_pool_destroy(mvs_pool *pool)
 
-cdef extern from * nogil:
-    """
-    #include <stddef.h>
-    /* Cython's __Pyx_memviewslice and mvs_slice have one layout: checked wherever
-       mvs_pyx_src is used (after Cython's typedef, which this block precedes). */
-    #define __MVS_PYX_SAME_LAYOUT \\
-        (sizeof(__Pyx_memviewslice) == sizeof(mvs_slice) && \\
-         offsetof(__Pyx_memviewslice, memview) == offsetof(mvs_slice, memview) && \\
-         offsetof(__Pyx_memviewslice, data) == offsetof(mvs_slice, data) && \\
-         offsetof(__Pyx_memviewslice, shape) == offsetof(mvs_slice, shape) && \\
-         offsetof(__Pyx_memviewslice, strides) == offsetof(mvs_slice, strides) && \\
-         offsetof(__Pyx_memviewslice, suboffsets) == offsetof(mvs_slice, suboffsets) && \\
-         sizeof(Py_ssize_t) == sizeof(ptrdiff_t))
-    /* A compile error (array of size -1) when the layouts differ; valid C and C++. */
-    #define __mvs_pyx_src(view) \\
-        ((void)sizeof(char[__MVS_PYX_SAME_LAYOUT ? 1 : -1]), (const mvs_slice *)&(view))
-    """
+cdef extern from "mvs_pyx.h" nogil:
     # Cython's own struct behind every typed memoryview: the output of a library call that is
     # read back as a typed memoryview.
     ctypedef struct mvs_pyx_slice "__Pyx_memviewslice":
         pass
     # The address of a typed memoryview (any dtype and ndim) as a library source.
     const mvs_slice *mvs_pyx_src "__mvs_pyx_src"(...)
-
-
-cdef inline int mvs_pyx_raise(mvs_status status) except -1 nogil:
-    """Raises the exception for a failed call: IndexError for MVS_ERR_INDEX, ValueError
-    otherwise, with this thread's mvs_last_error() message."""
-    with gil:
-        message = mvs_last_error().decode('utf-8', 'replace')
-        if status == MVS_ERR_INDEX:
-            raise IndexError(message)
-        raise ValueError(message)
+    # Raises the exception for a failed call: IndexError for MVS_ERR_INDEX, ValueError
+    # otherwise, with this thread's mvs_last_error() message (taking the GIL).
+    int mvs_pyx_raise "__mvs_pyx_raise"(mvs_status status) except -1
+    # 0 when a result has the number of dimensions its typed memoryview expects; raises
+    # ValueError otherwise (for operations whose result's ndim depends on the input).
+    int mvs_pyx_check_ndim "__mvs_pyx_check_ndim"(int got, int expected) except -1
 
 
 cdef inline int mvs_pyx_check(mvs_status status) except -1 nogil:
     """0 for MVS_OK; raises (taking the GIL) for any other status."""
     if status != MVS_OK:
         return mvs_pyx_raise(status)
-    return 0
-
-
-cdef inline int mvs_pyx_check_ndim(int got, int expected) except -1 nogil:
-    """0 when a result has the number of dimensions its typed memoryview expects; raises
-    ValueError otherwise (for operations whose result's ndim depends on the input)."""
-    if got != expected:
-        with gil:
-            raise ValueError(f"the result has {got} dimensions; the typed memoryview expects {expected}")
     return 0

@@ -6,16 +6,12 @@
 # are accepted too), returns a view of the same memory, takes no GIL unless it fails, and then
 # raises IndexError (index out of range) or ValueError with the library's message. Names:
 # `op_Nd` for a source of N dimensions when the result's are implied, `op_Nd_Md` for a result
-# of M. See memviewslice.pxd for how the glue works and how to add a combination missing here,
-# memviewslice.h for every operation's exact rules.
+# of M. Every parameter is required (MVS_NONE for an omitted slice bound). Each helper is a C
+# macro of mvs_pyx.h, declared here as an extern function. See memviewslice.pxd for how the glue
+# works and how to add a combination missing here, memviewslice.h for every operation's exact
+# rules.
 
-from libc.string cimport memcpy
-from memviewslice cimport (
-    mvs_slice, mvs_index_item, mvs_pyx_slice, mvs_pyx_src, mvs_pyx_check, mvs_pyx_check_ndim,
-    mvs_subview, mvs_slice_axis, mvs_index_axis, mvs_index, mvs_reshape, mvs_transpose,
-    mvs_permute, mvs_swap_axes, mvs_move_axes, mvs_broadcast_to, mvs_expand_dims,
-    mvs_squeeze_axis, mvs_squeeze, mvs_diagonal, mvs_flip_axis, mvs_flip, mvs_sliding_window,
-)
+from memviewslice cimport mvs_slice, mvs_index_item
 
 ctypedef T[:] view_1d
 ctypedef T[:, :] view_2d
@@ -25,1601 +21,384 @@ ctypedef T[:, :, :, :, :] view_5d
 ctypedef T[:, :, :, :, :, :] view_6d
 ctypedef T[:, :, :, :, :, :, :] view_7d
 
-# A library output derived from a typed memoryview (its memview copied from one, as every
-# derivation does), read back as a typed memoryview; for example each piece written by
-# mvs_split_sections. Never pass a view built by mvs_view_contiguous or mvs_view_strided. (Copied
-# into Cython's own struct first: reading an mvs_slice through a __Pyx_memviewslice pointer would
-# break C's aliasing rules.)
-cdef inline view_1d from_slice_1d(const mvs_slice *s) nogil:
-    cdef mvs_pyx_slice out
-    memcpy(&out, s, sizeof(out))
-    return (<view_1d *>&out)[0]
-cdef inline view_2d from_slice_2d(const mvs_slice *s) nogil:
-    cdef mvs_pyx_slice out
-    memcpy(&out, s, sizeof(out))
-    return (<view_2d *>&out)[0]
-cdef inline view_3d from_slice_3d(const mvs_slice *s) nogil:
-    cdef mvs_pyx_slice out
-    memcpy(&out, s, sizeof(out))
-    return (<view_3d *>&out)[0]
-cdef inline view_4d from_slice_4d(const mvs_slice *s) nogil:
-    cdef mvs_pyx_slice out
-    memcpy(&out, s, sizeof(out))
-    return (<view_4d *>&out)[0]
-cdef inline view_5d from_slice_5d(const mvs_slice *s) nogil:
-    cdef mvs_pyx_slice out
-    memcpy(&out, s, sizeof(out))
-    return (<view_5d *>&out)[0]
-cdef inline view_6d from_slice_6d(const mvs_slice *s) nogil:
-    cdef mvs_pyx_slice out
-    memcpy(&out, s, sizeof(out))
-    return (<view_6d *>&out)[0]
-cdef inline view_7d from_slice_7d(const mvs_slice *s) nogil:
-    cdef mvs_pyx_slice out
-    memcpy(&out, s, sizeof(out))
-    return (<view_7d *>&out)[0]
+cdef extern from "mvs_pyx.h" nogil:
+    # A library output derived from a typed memoryview (its memview copied from one, as every
+    # derivation does), read back as a typed memoryview; for example each piece written by
+    # mvs_split_sections. ValueError for a view built by mvs_view_contiguous or
+    # mvs_view_strided (their memview is NULL).
+    view_1d from_slice_1d "__mvs_pyx_from_slice"(const mvs_slice *s)
+    view_2d from_slice_2d "__mvs_pyx_from_slice"(const mvs_slice *s)
+    view_3d from_slice_3d "__mvs_pyx_from_slice"(const mvs_slice *s)
+    view_4d from_slice_4d "__mvs_pyx_from_slice"(const mvs_slice *s)
+    view_5d from_slice_5d "__mvs_pyx_from_slice"(const mvs_slice *s)
+    view_6d from_slice_6d "__mvs_pyx_from_slice"(const mvs_slice *s)
+    view_7d from_slice_7d "__mvs_pyx_from_slice"(const mvs_slice *s)
 
-cdef inline view_1d slice_axis_1d(view_1d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step=1) nogil:
-    """a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound)."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 1, axis, start, stop, step, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d flip_axis_1d(view_1d a, int axis) nogil:
-    """a reversed along `axis`."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip_axis(mvs_pyx_src(a), 1, axis, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d flip_1d(view_1d a) nogil:
-    """a reversed along every axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip(mvs_pyx_src(a), 1, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d transpose_1d(view_1d a) nogil:
-    """a.T"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_transpose(mvs_pyx_src(a), 1, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d permute_1d(view_1d a, const int *axes) nogil:
-    """a.transpose(axes): `axes` holds 1 axes."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_permute(mvs_pyx_src(a), 1, axes, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d swap_axes_1d(view_1d a, int axis1, int axis2) nogil:
-    """np.swapaxes(a, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_swap_axes(mvs_pyx_src(a), 1, axis1, axis2, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d move_axes_1d(view_1d a, const int *source, const int *destination, int count) nogil:
-    """np.moveaxis(a, source[:count], destination[:count])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_move_axes(mvs_pyx_src(a), 1, source, destination, count, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_2d expand_dims_1d(view_1d a, int axis) nogil:
-    """np.expand_dims(a, axis)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_expand_dims(mvs_pyx_src(a), 1, axis, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d sliding_window_1d(view_1d a, int axis, Py_ssize_t window, Py_ssize_t step=1) nogil:
-    """Windows of `window` items along `axis`, every `step` items, as a new last axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_sliding_window(mvs_pyx_src(a), 1, axis, window, step, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_1d index_1d_1d(view_1d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 1, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_1d reshape_1d_1d(view_1d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:1], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 1, sizeof(T), 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d subview_1d_1d(view_1d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:1] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 1, sizeof(T), offset, 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d broadcast_to_1d_1d(view_1d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:1])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 1, 1, shape, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d squeeze_1d_1d(view_1d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 1, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_2d index_1d_2d(view_1d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 1, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_2d reshape_1d_2d(view_1d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:2], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 1, sizeof(T), 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d subview_1d_2d(view_1d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:2] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 1, sizeof(T), offset, 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d broadcast_to_1d_2d(view_1d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:2])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 1, 2, shape, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_3d index_1d_3d(view_1d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 1, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_3d reshape_1d_3d(view_1d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:3], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 1, sizeof(T), 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d subview_1d_3d(view_1d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:3] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 1, sizeof(T), offset, 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d broadcast_to_1d_3d(view_1d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:3])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 1, 3, shape, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_4d index_1d_4d(view_1d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 1, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_4d reshape_1d_4d(view_1d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:4], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 1, sizeof(T), 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d subview_1d_4d(view_1d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:4] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 1, sizeof(T), offset, 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d broadcast_to_1d_4d(view_1d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:4])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 1, 4, shape, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_5d index_1d_5d(view_1d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 1, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_5d reshape_1d_5d(view_1d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:5], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 1, sizeof(T), 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d subview_1d_5d(view_1d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:5] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 1, sizeof(T), offset, 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d broadcast_to_1d_5d(view_1d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:5])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 1, 5, shape, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_6d index_1d_6d(view_1d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 1, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_6d reshape_1d_6d(view_1d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:6], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 1, sizeof(T), 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d subview_1d_6d(view_1d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:6] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 1, sizeof(T), offset, 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d broadcast_to_1d_6d(view_1d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:6])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 1, 6, shape, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_7d index_1d_7d(view_1d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 1, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 7)
-    return (<view_7d *>&out)[0]
-cdef inline view_7d reshape_1d_7d(view_1d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:7], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 1, sizeof(T), 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d subview_1d_7d(view_1d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:7] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 1, sizeof(T), offset, 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d broadcast_to_1d_7d(view_1d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:7])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 1, 7, shape, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_2d slice_axis_2d(view_2d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step=1) nogil:
-    """a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound)."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 2, axis, start, stop, step, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d flip_axis_2d(view_2d a, int axis) nogil:
-    """a reversed along `axis`."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip_axis(mvs_pyx_src(a), 2, axis, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d flip_2d(view_2d a) nogil:
-    """a reversed along every axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip(mvs_pyx_src(a), 2, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d transpose_2d(view_2d a) nogil:
-    """a.T"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_transpose(mvs_pyx_src(a), 2, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d permute_2d(view_2d a, const int *axes) nogil:
-    """a.transpose(axes): `axes` holds 2 axes."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_permute(mvs_pyx_src(a), 2, axes, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d swap_axes_2d(view_2d a, int axis1, int axis2) nogil:
-    """np.swapaxes(a, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_swap_axes(mvs_pyx_src(a), 2, axis1, axis2, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d move_axes_2d(view_2d a, const int *source, const int *destination, int count) nogil:
-    """np.moveaxis(a, source[:count], destination[:count])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_move_axes(mvs_pyx_src(a), 2, source, destination, count, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_1d index_axis_2d(view_2d a, int axis, Py_ssize_t index) nogil:
-    """a[..., index, ...] on `axis`; IndexError when out of range."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_index_axis(mvs_pyx_src(a), 2, axis, index, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d squeeze_axis_2d(view_2d a, int axis) nogil:
-    """np.squeeze(a, axis): `axis` must have length 1."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_squeeze_axis(mvs_pyx_src(a), 2, axis, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d diagonal_2d(view_2d a, Py_ssize_t offset=0, int axis1=0, int axis2=1) nogil:
-    """np.diagonal(a, offset, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_diagonal(mvs_pyx_src(a), 2, offset, axis1, axis2, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_3d expand_dims_2d(view_2d a, int axis) nogil:
-    """np.expand_dims(a, axis)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_expand_dims(mvs_pyx_src(a), 2, axis, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d sliding_window_2d(view_2d a, int axis, Py_ssize_t window, Py_ssize_t step=1) nogil:
-    """Windows of `window` items along `axis`, every `step` items, as a new last axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_sliding_window(mvs_pyx_src(a), 2, axis, window, step, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_1d index_2d_1d(view_2d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 2, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_1d reshape_2d_1d(view_2d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:1], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 2, sizeof(T), 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d subview_2d_1d(view_2d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:1] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 2, sizeof(T), offset, 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d squeeze_2d_1d(view_2d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 2, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_2d index_2d_2d(view_2d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 2, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_2d reshape_2d_2d(view_2d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:2], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 2, sizeof(T), 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d subview_2d_2d(view_2d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:2] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 2, sizeof(T), offset, 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d broadcast_to_2d_2d(view_2d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:2])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 2, 2, shape, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d squeeze_2d_2d(view_2d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 2, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_3d index_2d_3d(view_2d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 2, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_3d reshape_2d_3d(view_2d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:3], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 2, sizeof(T), 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d subview_2d_3d(view_2d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:3] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 2, sizeof(T), offset, 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d broadcast_to_2d_3d(view_2d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:3])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 2, 3, shape, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_4d index_2d_4d(view_2d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 2, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_4d reshape_2d_4d(view_2d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:4], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 2, sizeof(T), 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d subview_2d_4d(view_2d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:4] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 2, sizeof(T), offset, 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d broadcast_to_2d_4d(view_2d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:4])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 2, 4, shape, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_5d index_2d_5d(view_2d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 2, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_5d reshape_2d_5d(view_2d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:5], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 2, sizeof(T), 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d subview_2d_5d(view_2d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:5] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 2, sizeof(T), offset, 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d broadcast_to_2d_5d(view_2d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:5])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 2, 5, shape, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_6d index_2d_6d(view_2d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 2, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_6d reshape_2d_6d(view_2d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:6], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 2, sizeof(T), 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d subview_2d_6d(view_2d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:6] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 2, sizeof(T), offset, 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d broadcast_to_2d_6d(view_2d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:6])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 2, 6, shape, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_7d index_2d_7d(view_2d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 2, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 7)
-    return (<view_7d *>&out)[0]
-cdef inline view_7d reshape_2d_7d(view_2d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:7], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 2, sizeof(T), 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d subview_2d_7d(view_2d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:7] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 2, sizeof(T), offset, 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d broadcast_to_2d_7d(view_2d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:7])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 2, 7, shape, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_3d slice_axis_3d(view_3d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step=1) nogil:
-    """a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound)."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 3, axis, start, stop, step, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d flip_axis_3d(view_3d a, int axis) nogil:
-    """a reversed along `axis`."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip_axis(mvs_pyx_src(a), 3, axis, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d flip_3d(view_3d a) nogil:
-    """a reversed along every axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip(mvs_pyx_src(a), 3, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d transpose_3d(view_3d a) nogil:
-    """a.T"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_transpose(mvs_pyx_src(a), 3, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d permute_3d(view_3d a, const int *axes) nogil:
-    """a.transpose(axes): `axes` holds 3 axes."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_permute(mvs_pyx_src(a), 3, axes, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d swap_axes_3d(view_3d a, int axis1, int axis2) nogil:
-    """np.swapaxes(a, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_swap_axes(mvs_pyx_src(a), 3, axis1, axis2, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d move_axes_3d(view_3d a, const int *source, const int *destination, int count) nogil:
-    """np.moveaxis(a, source[:count], destination[:count])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_move_axes(mvs_pyx_src(a), 3, source, destination, count, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_2d index_axis_3d(view_3d a, int axis, Py_ssize_t index) nogil:
-    """a[..., index, ...] on `axis`; IndexError when out of range."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_index_axis(mvs_pyx_src(a), 3, axis, index, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d squeeze_axis_3d(view_3d a, int axis) nogil:
-    """np.squeeze(a, axis): `axis` must have length 1."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_squeeze_axis(mvs_pyx_src(a), 3, axis, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d diagonal_3d(view_3d a, Py_ssize_t offset=0, int axis1=0, int axis2=1) nogil:
-    """np.diagonal(a, offset, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_diagonal(mvs_pyx_src(a), 3, offset, axis1, axis2, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_4d expand_dims_3d(view_3d a, int axis) nogil:
-    """np.expand_dims(a, axis)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_expand_dims(mvs_pyx_src(a), 3, axis, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d sliding_window_3d(view_3d a, int axis, Py_ssize_t window, Py_ssize_t step=1) nogil:
-    """Windows of `window` items along `axis`, every `step` items, as a new last axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_sliding_window(mvs_pyx_src(a), 3, axis, window, step, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_1d index_3d_1d(view_3d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 3, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_1d reshape_3d_1d(view_3d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:1], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 3, sizeof(T), 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d subview_3d_1d(view_3d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:1] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 3, sizeof(T), offset, 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d squeeze_3d_1d(view_3d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 3, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_2d index_3d_2d(view_3d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 3, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_2d reshape_3d_2d(view_3d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:2], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 3, sizeof(T), 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d subview_3d_2d(view_3d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:2] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 3, sizeof(T), offset, 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d squeeze_3d_2d(view_3d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 3, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_3d index_3d_3d(view_3d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 3, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_3d reshape_3d_3d(view_3d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:3], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 3, sizeof(T), 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d subview_3d_3d(view_3d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:3] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 3, sizeof(T), offset, 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d broadcast_to_3d_3d(view_3d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:3])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 3, 3, shape, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d squeeze_3d_3d(view_3d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 3, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_4d index_3d_4d(view_3d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 3, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_4d reshape_3d_4d(view_3d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:4], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 3, sizeof(T), 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d subview_3d_4d(view_3d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:4] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 3, sizeof(T), offset, 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d broadcast_to_3d_4d(view_3d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:4])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 3, 4, shape, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_5d index_3d_5d(view_3d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 3, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_5d reshape_3d_5d(view_3d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:5], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 3, sizeof(T), 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d subview_3d_5d(view_3d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:5] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 3, sizeof(T), offset, 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d broadcast_to_3d_5d(view_3d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:5])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 3, 5, shape, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_6d index_3d_6d(view_3d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 3, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_6d reshape_3d_6d(view_3d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:6], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 3, sizeof(T), 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d subview_3d_6d(view_3d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:6] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 3, sizeof(T), offset, 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d broadcast_to_3d_6d(view_3d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:6])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 3, 6, shape, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_7d index_3d_7d(view_3d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 3, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 7)
-    return (<view_7d *>&out)[0]
-cdef inline view_7d reshape_3d_7d(view_3d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:7], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 3, sizeof(T), 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d subview_3d_7d(view_3d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:7] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 3, sizeof(T), offset, 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d broadcast_to_3d_7d(view_3d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:7])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 3, 7, shape, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_4d slice_axis_4d(view_4d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step=1) nogil:
-    """a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound)."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 4, axis, start, stop, step, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d flip_axis_4d(view_4d a, int axis) nogil:
-    """a reversed along `axis`."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip_axis(mvs_pyx_src(a), 4, axis, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d flip_4d(view_4d a) nogil:
-    """a reversed along every axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip(mvs_pyx_src(a), 4, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d transpose_4d(view_4d a) nogil:
-    """a.T"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_transpose(mvs_pyx_src(a), 4, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d permute_4d(view_4d a, const int *axes) nogil:
-    """a.transpose(axes): `axes` holds 4 axes."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_permute(mvs_pyx_src(a), 4, axes, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d swap_axes_4d(view_4d a, int axis1, int axis2) nogil:
-    """np.swapaxes(a, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_swap_axes(mvs_pyx_src(a), 4, axis1, axis2, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d move_axes_4d(view_4d a, const int *source, const int *destination, int count) nogil:
-    """np.moveaxis(a, source[:count], destination[:count])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_move_axes(mvs_pyx_src(a), 4, source, destination, count, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_3d index_axis_4d(view_4d a, int axis, Py_ssize_t index) nogil:
-    """a[..., index, ...] on `axis`; IndexError when out of range."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_index_axis(mvs_pyx_src(a), 4, axis, index, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d squeeze_axis_4d(view_4d a, int axis) nogil:
-    """np.squeeze(a, axis): `axis` must have length 1."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_squeeze_axis(mvs_pyx_src(a), 4, axis, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d diagonal_4d(view_4d a, Py_ssize_t offset=0, int axis1=0, int axis2=1) nogil:
-    """np.diagonal(a, offset, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_diagonal(mvs_pyx_src(a), 4, offset, axis1, axis2, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_5d expand_dims_4d(view_4d a, int axis) nogil:
-    """np.expand_dims(a, axis)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_expand_dims(mvs_pyx_src(a), 4, axis, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d sliding_window_4d(view_4d a, int axis, Py_ssize_t window, Py_ssize_t step=1) nogil:
-    """Windows of `window` items along `axis`, every `step` items, as a new last axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_sliding_window(mvs_pyx_src(a), 4, axis, window, step, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_1d index_4d_1d(view_4d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 4, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_1d reshape_4d_1d(view_4d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:1], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 4, sizeof(T), 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d subview_4d_1d(view_4d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:1] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 4, sizeof(T), offset, 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d squeeze_4d_1d(view_4d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 4, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_2d index_4d_2d(view_4d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 4, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_2d reshape_4d_2d(view_4d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:2], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 4, sizeof(T), 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d subview_4d_2d(view_4d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:2] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 4, sizeof(T), offset, 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d squeeze_4d_2d(view_4d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 4, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_3d index_4d_3d(view_4d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 4, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_3d reshape_4d_3d(view_4d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:3], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 4, sizeof(T), 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d subview_4d_3d(view_4d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:3] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 4, sizeof(T), offset, 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d squeeze_4d_3d(view_4d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 4, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_4d index_4d_4d(view_4d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 4, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_4d reshape_4d_4d(view_4d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:4], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 4, sizeof(T), 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d subview_4d_4d(view_4d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:4] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 4, sizeof(T), offset, 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d broadcast_to_4d_4d(view_4d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:4])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 4, 4, shape, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d squeeze_4d_4d(view_4d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 4, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_5d index_4d_5d(view_4d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 4, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_5d reshape_4d_5d(view_4d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:5], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 4, sizeof(T), 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d subview_4d_5d(view_4d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:5] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 4, sizeof(T), offset, 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d broadcast_to_4d_5d(view_4d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:5])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 4, 5, shape, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_6d index_4d_6d(view_4d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 4, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_6d reshape_4d_6d(view_4d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:6], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 4, sizeof(T), 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d subview_4d_6d(view_4d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:6] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 4, sizeof(T), offset, 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d broadcast_to_4d_6d(view_4d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:6])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 4, 6, shape, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_7d index_4d_7d(view_4d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 4, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 7)
-    return (<view_7d *>&out)[0]
-cdef inline view_7d reshape_4d_7d(view_4d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:7], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 4, sizeof(T), 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d subview_4d_7d(view_4d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:7] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 4, sizeof(T), offset, 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d broadcast_to_4d_7d(view_4d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:7])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 4, 7, shape, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_5d slice_axis_5d(view_5d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step=1) nogil:
-    """a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound)."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 5, axis, start, stop, step, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d flip_axis_5d(view_5d a, int axis) nogil:
-    """a reversed along `axis`."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip_axis(mvs_pyx_src(a), 5, axis, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d flip_5d(view_5d a) nogil:
-    """a reversed along every axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip(mvs_pyx_src(a), 5, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d transpose_5d(view_5d a) nogil:
-    """a.T"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_transpose(mvs_pyx_src(a), 5, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d permute_5d(view_5d a, const int *axes) nogil:
-    """a.transpose(axes): `axes` holds 5 axes."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_permute(mvs_pyx_src(a), 5, axes, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d swap_axes_5d(view_5d a, int axis1, int axis2) nogil:
-    """np.swapaxes(a, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_swap_axes(mvs_pyx_src(a), 5, axis1, axis2, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d move_axes_5d(view_5d a, const int *source, const int *destination, int count) nogil:
-    """np.moveaxis(a, source[:count], destination[:count])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_move_axes(mvs_pyx_src(a), 5, source, destination, count, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_4d index_axis_5d(view_5d a, int axis, Py_ssize_t index) nogil:
-    """a[..., index, ...] on `axis`; IndexError when out of range."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_index_axis(mvs_pyx_src(a), 5, axis, index, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d squeeze_axis_5d(view_5d a, int axis) nogil:
-    """np.squeeze(a, axis): `axis` must have length 1."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_squeeze_axis(mvs_pyx_src(a), 5, axis, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d diagonal_5d(view_5d a, Py_ssize_t offset=0, int axis1=0, int axis2=1) nogil:
-    """np.diagonal(a, offset, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_diagonal(mvs_pyx_src(a), 5, offset, axis1, axis2, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_6d expand_dims_5d(view_5d a, int axis) nogil:
-    """np.expand_dims(a, axis)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_expand_dims(mvs_pyx_src(a), 5, axis, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d sliding_window_5d(view_5d a, int axis, Py_ssize_t window, Py_ssize_t step=1) nogil:
-    """Windows of `window` items along `axis`, every `step` items, as a new last axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_sliding_window(mvs_pyx_src(a), 5, axis, window, step, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_1d index_5d_1d(view_5d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 5, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_1d reshape_5d_1d(view_5d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:1], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 5, sizeof(T), 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d subview_5d_1d(view_5d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:1] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 5, sizeof(T), offset, 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d squeeze_5d_1d(view_5d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 5, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_2d index_5d_2d(view_5d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 5, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_2d reshape_5d_2d(view_5d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:2], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 5, sizeof(T), 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d subview_5d_2d(view_5d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:2] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 5, sizeof(T), offset, 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d squeeze_5d_2d(view_5d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 5, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_3d index_5d_3d(view_5d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 5, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_3d reshape_5d_3d(view_5d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:3], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 5, sizeof(T), 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d subview_5d_3d(view_5d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:3] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 5, sizeof(T), offset, 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d squeeze_5d_3d(view_5d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 5, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_4d index_5d_4d(view_5d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 5, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_4d reshape_5d_4d(view_5d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:4], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 5, sizeof(T), 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d subview_5d_4d(view_5d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:4] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 5, sizeof(T), offset, 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d squeeze_5d_4d(view_5d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 5, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_5d index_5d_5d(view_5d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 5, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_5d reshape_5d_5d(view_5d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:5], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 5, sizeof(T), 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d subview_5d_5d(view_5d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:5] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 5, sizeof(T), offset, 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d broadcast_to_5d_5d(view_5d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:5])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 5, 5, shape, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d squeeze_5d_5d(view_5d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 5, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_6d index_5d_6d(view_5d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 5, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_6d reshape_5d_6d(view_5d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:6], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 5, sizeof(T), 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d subview_5d_6d(view_5d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:6] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 5, sizeof(T), offset, 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d broadcast_to_5d_6d(view_5d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:6])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 5, 6, shape, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_7d index_5d_7d(view_5d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 5, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 7)
-    return (<view_7d *>&out)[0]
-cdef inline view_7d reshape_5d_7d(view_5d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:7], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 5, sizeof(T), 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d subview_5d_7d(view_5d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:7] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 5, sizeof(T), offset, 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d broadcast_to_5d_7d(view_5d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:7])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 5, 7, shape, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_6d slice_axis_6d(view_6d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step=1) nogil:
-    """a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound)."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 6, axis, start, stop, step, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d flip_axis_6d(view_6d a, int axis) nogil:
-    """a reversed along `axis`."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip_axis(mvs_pyx_src(a), 6, axis, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d flip_6d(view_6d a) nogil:
-    """a reversed along every axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip(mvs_pyx_src(a), 6, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d transpose_6d(view_6d a) nogil:
-    """a.T"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_transpose(mvs_pyx_src(a), 6, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d permute_6d(view_6d a, const int *axes) nogil:
-    """a.transpose(axes): `axes` holds 6 axes."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_permute(mvs_pyx_src(a), 6, axes, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d swap_axes_6d(view_6d a, int axis1, int axis2) nogil:
-    """np.swapaxes(a, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_swap_axes(mvs_pyx_src(a), 6, axis1, axis2, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d move_axes_6d(view_6d a, const int *source, const int *destination, int count) nogil:
-    """np.moveaxis(a, source[:count], destination[:count])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_move_axes(mvs_pyx_src(a), 6, source, destination, count, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_5d index_axis_6d(view_6d a, int axis, Py_ssize_t index) nogil:
-    """a[..., index, ...] on `axis`; IndexError when out of range."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_index_axis(mvs_pyx_src(a), 6, axis, index, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d squeeze_axis_6d(view_6d a, int axis) nogil:
-    """np.squeeze(a, axis): `axis` must have length 1."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_squeeze_axis(mvs_pyx_src(a), 6, axis, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d diagonal_6d(view_6d a, Py_ssize_t offset=0, int axis1=0, int axis2=1) nogil:
-    """np.diagonal(a, offset, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_diagonal(mvs_pyx_src(a), 6, offset, axis1, axis2, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_7d expand_dims_6d(view_6d a, int axis) nogil:
-    """np.expand_dims(a, axis)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_expand_dims(mvs_pyx_src(a), 6, axis, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d sliding_window_6d(view_6d a, int axis, Py_ssize_t window, Py_ssize_t step=1) nogil:
-    """Windows of `window` items along `axis`, every `step` items, as a new last axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_sliding_window(mvs_pyx_src(a), 6, axis, window, step, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_1d index_6d_1d(view_6d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 6, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_1d reshape_6d_1d(view_6d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:1], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 6, sizeof(T), 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d subview_6d_1d(view_6d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:1] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 6, sizeof(T), offset, 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d squeeze_6d_1d(view_6d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 6, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_2d index_6d_2d(view_6d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 6, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_2d reshape_6d_2d(view_6d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:2], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 6, sizeof(T), 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d subview_6d_2d(view_6d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:2] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 6, sizeof(T), offset, 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d squeeze_6d_2d(view_6d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 6, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_3d index_6d_3d(view_6d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 6, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_3d reshape_6d_3d(view_6d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:3], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 6, sizeof(T), 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d subview_6d_3d(view_6d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:3] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 6, sizeof(T), offset, 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d squeeze_6d_3d(view_6d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 6, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_4d index_6d_4d(view_6d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 6, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_4d reshape_6d_4d(view_6d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:4], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 6, sizeof(T), 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d subview_6d_4d(view_6d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:4] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 6, sizeof(T), offset, 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d squeeze_6d_4d(view_6d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 6, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_5d index_6d_5d(view_6d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 6, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_5d reshape_6d_5d(view_6d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:5], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 6, sizeof(T), 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d subview_6d_5d(view_6d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:5] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 6, sizeof(T), offset, 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d squeeze_6d_5d(view_6d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 6, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_6d index_6d_6d(view_6d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 6, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_6d reshape_6d_6d(view_6d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:6], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 6, sizeof(T), 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d subview_6d_6d(view_6d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:6] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 6, sizeof(T), offset, 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d broadcast_to_6d_6d(view_6d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:6])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 6, 6, shape, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d squeeze_6d_6d(view_6d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 6, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_7d index_6d_7d(view_6d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 6, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 7)
-    return (<view_7d *>&out)[0]
-cdef inline view_7d reshape_6d_7d(view_6d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:7], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 6, sizeof(T), 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d subview_6d_7d(view_6d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:7] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 6, sizeof(T), offset, 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d broadcast_to_6d_7d(view_6d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:7])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 6, 7, shape, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d slice_axis_7d(view_7d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step=1) nogil:
-    """a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound)."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 7, axis, start, stop, step, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d flip_axis_7d(view_7d a, int axis) nogil:
-    """a reversed along `axis`."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip_axis(mvs_pyx_src(a), 7, axis, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d flip_7d(view_7d a) nogil:
-    """a reversed along every axis."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_flip(mvs_pyx_src(a), 7, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d transpose_7d(view_7d a) nogil:
-    """a.T"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_transpose(mvs_pyx_src(a), 7, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d permute_7d(view_7d a, const int *axes) nogil:
-    """a.transpose(axes): `axes` holds 7 axes."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_permute(mvs_pyx_src(a), 7, axes, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d swap_axes_7d(view_7d a, int axis1, int axis2) nogil:
-    """np.swapaxes(a, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_swap_axes(mvs_pyx_src(a), 7, axis1, axis2, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d move_axes_7d(view_7d a, const int *source, const int *destination, int count) nogil:
-    """np.moveaxis(a, source[:count], destination[:count])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_move_axes(mvs_pyx_src(a), 7, source, destination, count, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_6d index_axis_7d(view_7d a, int axis, Py_ssize_t index) nogil:
-    """a[..., index, ...] on `axis`; IndexError when out of range."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_index_axis(mvs_pyx_src(a), 7, axis, index, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d squeeze_axis_7d(view_7d a, int axis) nogil:
-    """np.squeeze(a, axis): `axis` must have length 1."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_squeeze_axis(mvs_pyx_src(a), 7, axis, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d diagonal_7d(view_7d a, Py_ssize_t offset=0, int axis1=0, int axis2=1) nogil:
-    """np.diagonal(a, offset, axis1, axis2)"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_diagonal(mvs_pyx_src(a), 7, offset, axis1, axis2, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_1d index_7d_1d(view_7d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 7, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_1d reshape_7d_1d(view_7d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:1], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 7, sizeof(T), 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d subview_7d_1d(view_7d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:1] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 7, sizeof(T), offset, 1, shape, order, <mvs_slice *>&out))
-    return (<view_1d *>&out)[0]
-cdef inline view_1d squeeze_7d_1d(view_7d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 1 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 7, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 1)
-    return (<view_1d *>&out)[0]
-cdef inline view_2d index_7d_2d(view_7d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 7, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_2d reshape_7d_2d(view_7d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:2], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 7, sizeof(T), 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d subview_7d_2d(view_7d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:2] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 7, sizeof(T), offset, 2, shape, order, <mvs_slice *>&out))
-    return (<view_2d *>&out)[0]
-cdef inline view_2d squeeze_7d_2d(view_7d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 2 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 7, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 2)
-    return (<view_2d *>&out)[0]
-cdef inline view_3d index_7d_3d(view_7d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 7, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_3d reshape_7d_3d(view_7d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:3], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 7, sizeof(T), 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d subview_7d_3d(view_7d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:3] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 7, sizeof(T), offset, 3, shape, order, <mvs_slice *>&out))
-    return (<view_3d *>&out)[0]
-cdef inline view_3d squeeze_7d_3d(view_7d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 3 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 7, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 3)
-    return (<view_3d *>&out)[0]
-cdef inline view_4d index_7d_4d(view_7d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 7, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_4d reshape_7d_4d(view_7d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:4], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 7, sizeof(T), 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d subview_7d_4d(view_7d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:4] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 7, sizeof(T), offset, 4, shape, order, <mvs_slice *>&out))
-    return (<view_4d *>&out)[0]
-cdef inline view_4d squeeze_7d_4d(view_7d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 4 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 7, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 4)
-    return (<view_4d *>&out)[0]
-cdef inline view_5d index_7d_5d(view_7d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 7, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_5d reshape_7d_5d(view_7d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:5], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 7, sizeof(T), 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d subview_7d_5d(view_7d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:5] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 7, sizeof(T), offset, 5, shape, order, <mvs_slice *>&out))
-    return (<view_5d *>&out)[0]
-cdef inline view_5d squeeze_7d_5d(view_7d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 5 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 7, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 5)
-    return (<view_5d *>&out)[0]
-cdef inline view_6d index_7d_6d(view_7d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 7, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_6d reshape_7d_6d(view_7d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:6], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 7, sizeof(T), 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d subview_7d_6d(view_7d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:6] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 7, sizeof(T), offset, 6, shape, order, <mvs_slice *>&out))
-    return (<view_6d *>&out)[0]
-cdef inline view_6d squeeze_7d_6d(view_7d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 6 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 7, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 6)
-    return (<view_6d *>&out)[0]
-cdef inline view_7d index_7d_7d(view_7d a, const mvs_index_item *items, int nitems) nogil:
-    """a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_index(mvs_pyx_src(a), 7, items, nitems, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 7)
-    return (<view_7d *>&out)[0]
-cdef inline view_7d reshape_7d_7d(view_7d a, const Py_ssize_t *shape, int order=b'C') nogil:
-    """a.reshape(shape[:7], order) with no copy (one -1 allowed); ValueError when NumPy would copy."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_reshape(mvs_pyx_src(a), 7, sizeof(T), 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d subview_7d_7d(view_7d a, Py_ssize_t offset, const Py_ssize_t *shape, int order=b'C') nogil:
-    """A contiguous view of shape[:7] starting `offset` items into the contiguous a."""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_subview(mvs_pyx_src(a), 7, sizeof(T), offset, 7, shape, order, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d broadcast_to_7d_7d(view_7d a, const Py_ssize_t *shape) nogil:
-    """np.broadcast_to(a, shape[:7])"""
-    cdef mvs_pyx_slice out
-    mvs_pyx_check(mvs_broadcast_to(mvs_pyx_src(a), 7, 7, shape, <mvs_slice *>&out))
-    return (<view_7d *>&out)[0]
-cdef inline view_7d squeeze_7d_7d(view_7d a) nogil:
-    """np.squeeze(a); ValueError unless the result has 7 dimensions."""
-    cdef mvs_pyx_slice out
-    cdef int out_ndim
-    mvs_pyx_check(mvs_squeeze(mvs_pyx_src(a), 7, <mvs_slice *>&out, &out_ndim))
-    mvs_pyx_check_ndim(out_ndim, 7)
-    return (<view_7d *>&out)[0]
+    # a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).
+    view_1d slice_axis_1d "__mvs_pyx_slice_axis_1d"(view_1d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
+    # a reversed along `axis`.
+    view_1d flip_axis_1d "__mvs_pyx_flip_axis_1d"(view_1d a, int axis)
+    # a reversed along every axis.
+    view_1d flip_1d "__mvs_pyx_flip_1d"(view_1d a)
+    # a.T
+    view_1d transpose_1d "__mvs_pyx_transpose_1d"(view_1d a)
+    # a.transpose(axes): `axes` holds 1 axes.
+    view_1d permute_1d "__mvs_pyx_permute_1d"(view_1d a, const int *axes)
+    # np.swapaxes(a, axis1, axis2)
+    view_1d swap_axes_1d "__mvs_pyx_swap_axes_1d"(view_1d a, int axis1, int axis2)
+    # np.moveaxis(a, source[:count], destination[:count])
+    view_1d move_axes_1d "__mvs_pyx_move_axes_1d"(view_1d a, const int *source, const int *destination, int count)
+    # np.expand_dims(a, axis)
+    view_2d expand_dims_1d "__mvs_pyx_expand_dims_1d"(view_1d a, int axis)
+    # Windows of `window` items along `axis`, every `step` items, as a new last axis.
+    view_2d sliding_window_1d "__mvs_pyx_sliding_window_1d"(view_1d a, int axis, Py_ssize_t window, Py_ssize_t step)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions.
+    view_1d index_1d_1d "__mvs_pyx_index_1d_1d"(view_1d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:1])
+    view_1d broadcast_to_1d_1d "__mvs_pyx_broadcast_to_1d_1d"(view_1d a, const Py_ssize_t *shape)
+    # np.squeeze(a); ValueError unless the result has 1 dimensions.
+    view_1d squeeze_1d_1d "__mvs_pyx_squeeze_1d_1d"(view_1d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions.
+    view_2d index_1d_2d "__mvs_pyx_index_1d_2d"(view_1d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:2])
+    view_2d broadcast_to_1d_2d "__mvs_pyx_broadcast_to_1d_2d"(view_1d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions.
+    view_3d index_1d_3d "__mvs_pyx_index_1d_3d"(view_1d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:3])
+    view_3d broadcast_to_1d_3d "__mvs_pyx_broadcast_to_1d_3d"(view_1d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions.
+    view_4d index_1d_4d "__mvs_pyx_index_1d_4d"(view_1d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:4])
+    view_4d broadcast_to_1d_4d "__mvs_pyx_broadcast_to_1d_4d"(view_1d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions.
+    view_5d index_1d_5d "__mvs_pyx_index_1d_5d"(view_1d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:5])
+    view_5d broadcast_to_1d_5d "__mvs_pyx_broadcast_to_1d_5d"(view_1d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions.
+    view_6d index_1d_6d "__mvs_pyx_index_1d_6d"(view_1d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:6])
+    view_6d broadcast_to_1d_6d "__mvs_pyx_broadcast_to_1d_6d"(view_1d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions.
+    view_7d index_1d_7d "__mvs_pyx_index_1d_7d"(view_1d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:7])
+    view_7d broadcast_to_1d_7d "__mvs_pyx_broadcast_to_1d_7d"(view_1d a, const Py_ssize_t *shape)
+    # a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).
+    view_2d slice_axis_2d "__mvs_pyx_slice_axis_2d"(view_2d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
+    # a reversed along `axis`.
+    view_2d flip_axis_2d "__mvs_pyx_flip_axis_2d"(view_2d a, int axis)
+    # a reversed along every axis.
+    view_2d flip_2d "__mvs_pyx_flip_2d"(view_2d a)
+    # a.T
+    view_2d transpose_2d "__mvs_pyx_transpose_2d"(view_2d a)
+    # a.transpose(axes): `axes` holds 2 axes.
+    view_2d permute_2d "__mvs_pyx_permute_2d"(view_2d a, const int *axes)
+    # np.swapaxes(a, axis1, axis2)
+    view_2d swap_axes_2d "__mvs_pyx_swap_axes_2d"(view_2d a, int axis1, int axis2)
+    # np.moveaxis(a, source[:count], destination[:count])
+    view_2d move_axes_2d "__mvs_pyx_move_axes_2d"(view_2d a, const int *source, const int *destination, int count)
+    # a[..., index, ...] on `axis`; IndexError when out of range.
+    view_1d index_axis_2d "__mvs_pyx_index_axis_2d"(view_2d a, int axis, Py_ssize_t index)
+    # np.squeeze(a, axis): `axis` must have length 1.
+    view_1d squeeze_axis_2d "__mvs_pyx_squeeze_axis_2d"(view_2d a, int axis)
+    # np.diagonal(a, offset, axis1, axis2)
+    view_1d diagonal_2d "__mvs_pyx_diagonal_2d"(view_2d a, Py_ssize_t offset, int axis1, int axis2)
+    # np.expand_dims(a, axis)
+    view_3d expand_dims_2d "__mvs_pyx_expand_dims_2d"(view_2d a, int axis)
+    # Windows of `window` items along `axis`, every `step` items, as a new last axis.
+    view_3d sliding_window_2d "__mvs_pyx_sliding_window_2d"(view_2d a, int axis, Py_ssize_t window, Py_ssize_t step)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions.
+    view_1d index_2d_1d "__mvs_pyx_index_2d_1d"(view_2d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 1 dimensions.
+    view_1d squeeze_2d_1d "__mvs_pyx_squeeze_2d_1d"(view_2d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions.
+    view_2d index_2d_2d "__mvs_pyx_index_2d_2d"(view_2d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:2])
+    view_2d broadcast_to_2d_2d "__mvs_pyx_broadcast_to_2d_2d"(view_2d a, const Py_ssize_t *shape)
+    # np.squeeze(a); ValueError unless the result has 2 dimensions.
+    view_2d squeeze_2d_2d "__mvs_pyx_squeeze_2d_2d"(view_2d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions.
+    view_3d index_2d_3d "__mvs_pyx_index_2d_3d"(view_2d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:3])
+    view_3d broadcast_to_2d_3d "__mvs_pyx_broadcast_to_2d_3d"(view_2d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions.
+    view_4d index_2d_4d "__mvs_pyx_index_2d_4d"(view_2d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:4])
+    view_4d broadcast_to_2d_4d "__mvs_pyx_broadcast_to_2d_4d"(view_2d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions.
+    view_5d index_2d_5d "__mvs_pyx_index_2d_5d"(view_2d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:5])
+    view_5d broadcast_to_2d_5d "__mvs_pyx_broadcast_to_2d_5d"(view_2d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions.
+    view_6d index_2d_6d "__mvs_pyx_index_2d_6d"(view_2d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:6])
+    view_6d broadcast_to_2d_6d "__mvs_pyx_broadcast_to_2d_6d"(view_2d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions.
+    view_7d index_2d_7d "__mvs_pyx_index_2d_7d"(view_2d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:7])
+    view_7d broadcast_to_2d_7d "__mvs_pyx_broadcast_to_2d_7d"(view_2d a, const Py_ssize_t *shape)
+    # a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).
+    view_3d slice_axis_3d "__mvs_pyx_slice_axis_3d"(view_3d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
+    # a reversed along `axis`.
+    view_3d flip_axis_3d "__mvs_pyx_flip_axis_3d"(view_3d a, int axis)
+    # a reversed along every axis.
+    view_3d flip_3d "__mvs_pyx_flip_3d"(view_3d a)
+    # a.T
+    view_3d transpose_3d "__mvs_pyx_transpose_3d"(view_3d a)
+    # a.transpose(axes): `axes` holds 3 axes.
+    view_3d permute_3d "__mvs_pyx_permute_3d"(view_3d a, const int *axes)
+    # np.swapaxes(a, axis1, axis2)
+    view_3d swap_axes_3d "__mvs_pyx_swap_axes_3d"(view_3d a, int axis1, int axis2)
+    # np.moveaxis(a, source[:count], destination[:count])
+    view_3d move_axes_3d "__mvs_pyx_move_axes_3d"(view_3d a, const int *source, const int *destination, int count)
+    # a[..., index, ...] on `axis`; IndexError when out of range.
+    view_2d index_axis_3d "__mvs_pyx_index_axis_3d"(view_3d a, int axis, Py_ssize_t index)
+    # np.squeeze(a, axis): `axis` must have length 1.
+    view_2d squeeze_axis_3d "__mvs_pyx_squeeze_axis_3d"(view_3d a, int axis)
+    # np.diagonal(a, offset, axis1, axis2)
+    view_2d diagonal_3d "__mvs_pyx_diagonal_3d"(view_3d a, Py_ssize_t offset, int axis1, int axis2)
+    # np.expand_dims(a, axis)
+    view_4d expand_dims_3d "__mvs_pyx_expand_dims_3d"(view_3d a, int axis)
+    # Windows of `window` items along `axis`, every `step` items, as a new last axis.
+    view_4d sliding_window_3d "__mvs_pyx_sliding_window_3d"(view_3d a, int axis, Py_ssize_t window, Py_ssize_t step)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions.
+    view_1d index_3d_1d "__mvs_pyx_index_3d_1d"(view_3d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 1 dimensions.
+    view_1d squeeze_3d_1d "__mvs_pyx_squeeze_3d_1d"(view_3d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions.
+    view_2d index_3d_2d "__mvs_pyx_index_3d_2d"(view_3d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 2 dimensions.
+    view_2d squeeze_3d_2d "__mvs_pyx_squeeze_3d_2d"(view_3d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions.
+    view_3d index_3d_3d "__mvs_pyx_index_3d_3d"(view_3d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:3])
+    view_3d broadcast_to_3d_3d "__mvs_pyx_broadcast_to_3d_3d"(view_3d a, const Py_ssize_t *shape)
+    # np.squeeze(a); ValueError unless the result has 3 dimensions.
+    view_3d squeeze_3d_3d "__mvs_pyx_squeeze_3d_3d"(view_3d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions.
+    view_4d index_3d_4d "__mvs_pyx_index_3d_4d"(view_3d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:4])
+    view_4d broadcast_to_3d_4d "__mvs_pyx_broadcast_to_3d_4d"(view_3d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions.
+    view_5d index_3d_5d "__mvs_pyx_index_3d_5d"(view_3d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:5])
+    view_5d broadcast_to_3d_5d "__mvs_pyx_broadcast_to_3d_5d"(view_3d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions.
+    view_6d index_3d_6d "__mvs_pyx_index_3d_6d"(view_3d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:6])
+    view_6d broadcast_to_3d_6d "__mvs_pyx_broadcast_to_3d_6d"(view_3d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions.
+    view_7d index_3d_7d "__mvs_pyx_index_3d_7d"(view_3d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:7])
+    view_7d broadcast_to_3d_7d "__mvs_pyx_broadcast_to_3d_7d"(view_3d a, const Py_ssize_t *shape)
+    # a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).
+    view_4d slice_axis_4d "__mvs_pyx_slice_axis_4d"(view_4d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
+    # a reversed along `axis`.
+    view_4d flip_axis_4d "__mvs_pyx_flip_axis_4d"(view_4d a, int axis)
+    # a reversed along every axis.
+    view_4d flip_4d "__mvs_pyx_flip_4d"(view_4d a)
+    # a.T
+    view_4d transpose_4d "__mvs_pyx_transpose_4d"(view_4d a)
+    # a.transpose(axes): `axes` holds 4 axes.
+    view_4d permute_4d "__mvs_pyx_permute_4d"(view_4d a, const int *axes)
+    # np.swapaxes(a, axis1, axis2)
+    view_4d swap_axes_4d "__mvs_pyx_swap_axes_4d"(view_4d a, int axis1, int axis2)
+    # np.moveaxis(a, source[:count], destination[:count])
+    view_4d move_axes_4d "__mvs_pyx_move_axes_4d"(view_4d a, const int *source, const int *destination, int count)
+    # a[..., index, ...] on `axis`; IndexError when out of range.
+    view_3d index_axis_4d "__mvs_pyx_index_axis_4d"(view_4d a, int axis, Py_ssize_t index)
+    # np.squeeze(a, axis): `axis` must have length 1.
+    view_3d squeeze_axis_4d "__mvs_pyx_squeeze_axis_4d"(view_4d a, int axis)
+    # np.diagonal(a, offset, axis1, axis2)
+    view_3d diagonal_4d "__mvs_pyx_diagonal_4d"(view_4d a, Py_ssize_t offset, int axis1, int axis2)
+    # np.expand_dims(a, axis)
+    view_5d expand_dims_4d "__mvs_pyx_expand_dims_4d"(view_4d a, int axis)
+    # Windows of `window` items along `axis`, every `step` items, as a new last axis.
+    view_5d sliding_window_4d "__mvs_pyx_sliding_window_4d"(view_4d a, int axis, Py_ssize_t window, Py_ssize_t step)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions.
+    view_1d index_4d_1d "__mvs_pyx_index_4d_1d"(view_4d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 1 dimensions.
+    view_1d squeeze_4d_1d "__mvs_pyx_squeeze_4d_1d"(view_4d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions.
+    view_2d index_4d_2d "__mvs_pyx_index_4d_2d"(view_4d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 2 dimensions.
+    view_2d squeeze_4d_2d "__mvs_pyx_squeeze_4d_2d"(view_4d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions.
+    view_3d index_4d_3d "__mvs_pyx_index_4d_3d"(view_4d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 3 dimensions.
+    view_3d squeeze_4d_3d "__mvs_pyx_squeeze_4d_3d"(view_4d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions.
+    view_4d index_4d_4d "__mvs_pyx_index_4d_4d"(view_4d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:4])
+    view_4d broadcast_to_4d_4d "__mvs_pyx_broadcast_to_4d_4d"(view_4d a, const Py_ssize_t *shape)
+    # np.squeeze(a); ValueError unless the result has 4 dimensions.
+    view_4d squeeze_4d_4d "__mvs_pyx_squeeze_4d_4d"(view_4d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions.
+    view_5d index_4d_5d "__mvs_pyx_index_4d_5d"(view_4d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:5])
+    view_5d broadcast_to_4d_5d "__mvs_pyx_broadcast_to_4d_5d"(view_4d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions.
+    view_6d index_4d_6d "__mvs_pyx_index_4d_6d"(view_4d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:6])
+    view_6d broadcast_to_4d_6d "__mvs_pyx_broadcast_to_4d_6d"(view_4d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions.
+    view_7d index_4d_7d "__mvs_pyx_index_4d_7d"(view_4d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:7])
+    view_7d broadcast_to_4d_7d "__mvs_pyx_broadcast_to_4d_7d"(view_4d a, const Py_ssize_t *shape)
+    # a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).
+    view_5d slice_axis_5d "__mvs_pyx_slice_axis_5d"(view_5d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
+    # a reversed along `axis`.
+    view_5d flip_axis_5d "__mvs_pyx_flip_axis_5d"(view_5d a, int axis)
+    # a reversed along every axis.
+    view_5d flip_5d "__mvs_pyx_flip_5d"(view_5d a)
+    # a.T
+    view_5d transpose_5d "__mvs_pyx_transpose_5d"(view_5d a)
+    # a.transpose(axes): `axes` holds 5 axes.
+    view_5d permute_5d "__mvs_pyx_permute_5d"(view_5d a, const int *axes)
+    # np.swapaxes(a, axis1, axis2)
+    view_5d swap_axes_5d "__mvs_pyx_swap_axes_5d"(view_5d a, int axis1, int axis2)
+    # np.moveaxis(a, source[:count], destination[:count])
+    view_5d move_axes_5d "__mvs_pyx_move_axes_5d"(view_5d a, const int *source, const int *destination, int count)
+    # a[..., index, ...] on `axis`; IndexError when out of range.
+    view_4d index_axis_5d "__mvs_pyx_index_axis_5d"(view_5d a, int axis, Py_ssize_t index)
+    # np.squeeze(a, axis): `axis` must have length 1.
+    view_4d squeeze_axis_5d "__mvs_pyx_squeeze_axis_5d"(view_5d a, int axis)
+    # np.diagonal(a, offset, axis1, axis2)
+    view_4d diagonal_5d "__mvs_pyx_diagonal_5d"(view_5d a, Py_ssize_t offset, int axis1, int axis2)
+    # np.expand_dims(a, axis)
+    view_6d expand_dims_5d "__mvs_pyx_expand_dims_5d"(view_5d a, int axis)
+    # Windows of `window` items along `axis`, every `step` items, as a new last axis.
+    view_6d sliding_window_5d "__mvs_pyx_sliding_window_5d"(view_5d a, int axis, Py_ssize_t window, Py_ssize_t step)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions.
+    view_1d index_5d_1d "__mvs_pyx_index_5d_1d"(view_5d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 1 dimensions.
+    view_1d squeeze_5d_1d "__mvs_pyx_squeeze_5d_1d"(view_5d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions.
+    view_2d index_5d_2d "__mvs_pyx_index_5d_2d"(view_5d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 2 dimensions.
+    view_2d squeeze_5d_2d "__mvs_pyx_squeeze_5d_2d"(view_5d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions.
+    view_3d index_5d_3d "__mvs_pyx_index_5d_3d"(view_5d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 3 dimensions.
+    view_3d squeeze_5d_3d "__mvs_pyx_squeeze_5d_3d"(view_5d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions.
+    view_4d index_5d_4d "__mvs_pyx_index_5d_4d"(view_5d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 4 dimensions.
+    view_4d squeeze_5d_4d "__mvs_pyx_squeeze_5d_4d"(view_5d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions.
+    view_5d index_5d_5d "__mvs_pyx_index_5d_5d"(view_5d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:5])
+    view_5d broadcast_to_5d_5d "__mvs_pyx_broadcast_to_5d_5d"(view_5d a, const Py_ssize_t *shape)
+    # np.squeeze(a); ValueError unless the result has 5 dimensions.
+    view_5d squeeze_5d_5d "__mvs_pyx_squeeze_5d_5d"(view_5d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions.
+    view_6d index_5d_6d "__mvs_pyx_index_5d_6d"(view_5d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:6])
+    view_6d broadcast_to_5d_6d "__mvs_pyx_broadcast_to_5d_6d"(view_5d a, const Py_ssize_t *shape)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions.
+    view_7d index_5d_7d "__mvs_pyx_index_5d_7d"(view_5d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:7])
+    view_7d broadcast_to_5d_7d "__mvs_pyx_broadcast_to_5d_7d"(view_5d a, const Py_ssize_t *shape)
+    # a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).
+    view_6d slice_axis_6d "__mvs_pyx_slice_axis_6d"(view_6d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
+    # a reversed along `axis`.
+    view_6d flip_axis_6d "__mvs_pyx_flip_axis_6d"(view_6d a, int axis)
+    # a reversed along every axis.
+    view_6d flip_6d "__mvs_pyx_flip_6d"(view_6d a)
+    # a.T
+    view_6d transpose_6d "__mvs_pyx_transpose_6d"(view_6d a)
+    # a.transpose(axes): `axes` holds 6 axes.
+    view_6d permute_6d "__mvs_pyx_permute_6d"(view_6d a, const int *axes)
+    # np.swapaxes(a, axis1, axis2)
+    view_6d swap_axes_6d "__mvs_pyx_swap_axes_6d"(view_6d a, int axis1, int axis2)
+    # np.moveaxis(a, source[:count], destination[:count])
+    view_6d move_axes_6d "__mvs_pyx_move_axes_6d"(view_6d a, const int *source, const int *destination, int count)
+    # a[..., index, ...] on `axis`; IndexError when out of range.
+    view_5d index_axis_6d "__mvs_pyx_index_axis_6d"(view_6d a, int axis, Py_ssize_t index)
+    # np.squeeze(a, axis): `axis` must have length 1.
+    view_5d squeeze_axis_6d "__mvs_pyx_squeeze_axis_6d"(view_6d a, int axis)
+    # np.diagonal(a, offset, axis1, axis2)
+    view_5d diagonal_6d "__mvs_pyx_diagonal_6d"(view_6d a, Py_ssize_t offset, int axis1, int axis2)
+    # np.expand_dims(a, axis)
+    view_7d expand_dims_6d "__mvs_pyx_expand_dims_6d"(view_6d a, int axis)
+    # Windows of `window` items along `axis`, every `step` items, as a new last axis.
+    view_7d sliding_window_6d "__mvs_pyx_sliding_window_6d"(view_6d a, int axis, Py_ssize_t window, Py_ssize_t step)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions.
+    view_1d index_6d_1d "__mvs_pyx_index_6d_1d"(view_6d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 1 dimensions.
+    view_1d squeeze_6d_1d "__mvs_pyx_squeeze_6d_1d"(view_6d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions.
+    view_2d index_6d_2d "__mvs_pyx_index_6d_2d"(view_6d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 2 dimensions.
+    view_2d squeeze_6d_2d "__mvs_pyx_squeeze_6d_2d"(view_6d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions.
+    view_3d index_6d_3d "__mvs_pyx_index_6d_3d"(view_6d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 3 dimensions.
+    view_3d squeeze_6d_3d "__mvs_pyx_squeeze_6d_3d"(view_6d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions.
+    view_4d index_6d_4d "__mvs_pyx_index_6d_4d"(view_6d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 4 dimensions.
+    view_4d squeeze_6d_4d "__mvs_pyx_squeeze_6d_4d"(view_6d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions.
+    view_5d index_6d_5d "__mvs_pyx_index_6d_5d"(view_6d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 5 dimensions.
+    view_5d squeeze_6d_5d "__mvs_pyx_squeeze_6d_5d"(view_6d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions.
+    view_6d index_6d_6d "__mvs_pyx_index_6d_6d"(view_6d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:6])
+    view_6d broadcast_to_6d_6d "__mvs_pyx_broadcast_to_6d_6d"(view_6d a, const Py_ssize_t *shape)
+    # np.squeeze(a); ValueError unless the result has 6 dimensions.
+    view_6d squeeze_6d_6d "__mvs_pyx_squeeze_6d_6d"(view_6d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions.
+    view_7d index_6d_7d "__mvs_pyx_index_6d_7d"(view_6d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:7])
+    view_7d broadcast_to_6d_7d "__mvs_pyx_broadcast_to_6d_7d"(view_6d a, const Py_ssize_t *shape)
+    # a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).
+    view_7d slice_axis_7d "__mvs_pyx_slice_axis_7d"(view_7d a, int axis, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
+    # a reversed along `axis`.
+    view_7d flip_axis_7d "__mvs_pyx_flip_axis_7d"(view_7d a, int axis)
+    # a reversed along every axis.
+    view_7d flip_7d "__mvs_pyx_flip_7d"(view_7d a)
+    # a.T
+    view_7d transpose_7d "__mvs_pyx_transpose_7d"(view_7d a)
+    # a.transpose(axes): `axes` holds 7 axes.
+    view_7d permute_7d "__mvs_pyx_permute_7d"(view_7d a, const int *axes)
+    # np.swapaxes(a, axis1, axis2)
+    view_7d swap_axes_7d "__mvs_pyx_swap_axes_7d"(view_7d a, int axis1, int axis2)
+    # np.moveaxis(a, source[:count], destination[:count])
+    view_7d move_axes_7d "__mvs_pyx_move_axes_7d"(view_7d a, const int *source, const int *destination, int count)
+    # a[..., index, ...] on `axis`; IndexError when out of range.
+    view_6d index_axis_7d "__mvs_pyx_index_axis_7d"(view_7d a, int axis, Py_ssize_t index)
+    # np.squeeze(a, axis): `axis` must have length 1.
+    view_6d squeeze_axis_7d "__mvs_pyx_squeeze_axis_7d"(view_7d a, int axis)
+    # np.diagonal(a, offset, axis1, axis2)
+    view_6d diagonal_7d "__mvs_pyx_diagonal_7d"(view_7d a, Py_ssize_t offset, int axis1, int axis2)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 1 dimensions.
+    view_1d index_7d_1d "__mvs_pyx_index_7d_1d"(view_7d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 1 dimensions.
+    view_1d squeeze_7d_1d "__mvs_pyx_squeeze_7d_1d"(view_7d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 2 dimensions.
+    view_2d index_7d_2d "__mvs_pyx_index_7d_2d"(view_7d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 2 dimensions.
+    view_2d squeeze_7d_2d "__mvs_pyx_squeeze_7d_2d"(view_7d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 3 dimensions.
+    view_3d index_7d_3d "__mvs_pyx_index_7d_3d"(view_7d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 3 dimensions.
+    view_3d squeeze_7d_3d "__mvs_pyx_squeeze_7d_3d"(view_7d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 4 dimensions.
+    view_4d index_7d_4d "__mvs_pyx_index_7d_4d"(view_7d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 4 dimensions.
+    view_4d squeeze_7d_4d "__mvs_pyx_squeeze_7d_4d"(view_7d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 5 dimensions.
+    view_5d index_7d_5d "__mvs_pyx_index_7d_5d"(view_7d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 5 dimensions.
+    view_5d squeeze_7d_5d "__mvs_pyx_squeeze_7d_5d"(view_7d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 6 dimensions.
+    view_6d index_7d_6d "__mvs_pyx_index_7d_6d"(view_7d a, const mvs_index_item *items, int nitems)
+    # np.squeeze(a); ValueError unless the result has 6 dimensions.
+    view_6d squeeze_7d_6d "__mvs_pyx_squeeze_7d_6d"(view_7d a)
+    # a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has 7 dimensions.
+    view_7d index_7d_7d "__mvs_pyx_index_7d_7d"(view_7d a, const mvs_index_item *items, int nitems)
+    # np.broadcast_to(a, shape[:7])
+    view_7d broadcast_to_7d_7d "__mvs_pyx_broadcast_to_7d_7d"(view_7d a, const Py_ssize_t *shape)
+    # np.squeeze(a); ValueError unless the result has 7 dimensions.
+    view_7d squeeze_7d_7d "__mvs_pyx_squeeze_7d_7d"(view_7d a)

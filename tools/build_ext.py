@@ -37,6 +37,7 @@ def main():
     p.add_argument("-X", dest="directives", action="append", default=[], help="Cython directive name=value")
     p.add_argument("--wrap-gil", action="store_true", help="link with -Wl,--wrap=PyGILState_Ensure")
     p.add_argument("--openmp", action="store_true", help="compile and link with -fopenmp")
+    p.add_argument("-D", dest="defines", action="append", default=[], help="C preprocessor macro NAME[=VALUE]")
     args = p.parse_args()
 
     name = args.name or args.pyx.stem
@@ -63,6 +64,7 @@ def main():
         cmd.append("-Wl,--wrap=PyGILState_Ensure")
     if args.openmp:
         cmd[1:1] = ["-fopenmp"]
+    cmd[1:1] = [f"-D{d}" for d in args.defines]
     run(cmd)
 
 

@@ -1,59 +1,69 @@
 #!/usr/bin/env python3
-"""Writes the typed Cython helpers: include/mvs_helpers.pxi and one file per dtype,
-include/mvs_<code>.pxd.
+"""Writes the typed Cython helpers: include/mvs_pyx.h (their C side), include/mvs_helpers.pxi
+and one file per dtype, include/mvs_<code>.pxd.
 
-The helpers are every derivation of memviewslice.h as a `cdef inline ... nogil` function from a
-typed memoryview to a typed memoryview, for every combination of source and result dimensions
-(1 to 7) that the operation allows, written once in mvs_helpers.pxi for an element type `T`;
-each dtype file defines `T` and includes it. Run `python3 tools/gen_pxd.py` after
-changing this script; `make test` fails when the checked-in files differ from its output
-(`--out DIR` writes them to DIR instead, for that comparison).
+The helpers are every derivation of memviewslice.h from a typed memoryview to a typed
+memoryview, for every combination of source and result dimensions (1 to 7) that the operation
+allows. Each is a C macro in mvs_pyx.h (the library call, then Cython's acquisition of the
+result, or the Python exception) that the .pxd files declare as an extern function returning a
+typed memoryview: Cython's own `cdef inline` functions pay its memoryview-return protocol
+(zero-filled and copied 208-byte structs, an extra acquisition and release), which took half
+the time of a helper. mvs_helpers.pxi declares them once for an element type `T`; each dtype file
+defines `T`, includes it and declares the helpers that depend on the item size (reshape,
+subview). Run `python3 tools/gen_pxd.py` after changing this script; `make test` fails when the
+checked-in files differ from its output (`--out DIR` writes them to DIR instead, for that
+comparison).
 """
 
 import argparse
 import pathlib
 
+# (code, Cython type, C expression of its size: Cython's complex types are not C's).
 DTYPES = [
-    ("i8", "int8_t"), ("i16", "int16_t"), ("i32", "int32_t"), ("i64", "int64_t"),
-    ("u8", "uint8_t"), ("u16", "uint16_t"), ("u32", "uint32_t"), ("u64", "uint64_t"),
-    ("f32", "float"), ("f64", "double"), ("c64", "float complex"), ("c128", "double complex"),
+    ("i8", "int8_t", "1"), ("i16", "int16_t", "2"), ("i32", "int32_t", "4"), ("i64", "int64_t", "8"),
+    ("u8", "uint8_t", "1"), ("u16", "uint16_t", "2"), ("u32", "uint32_t", "4"), ("u64", "uint64_t", "8"),
+    ("f32", "float", "sizeof(float)"), ("f64", "double", "sizeof(double)"),
+    ("c64", "float complex", "(2 * sizeof(float))"), ("c128", "double complex", "(2 * sizeof(double))"),
 ]
 NDIMS = range(1, 8)  # Cython's typed memoryviews have at most 7 dimensions.
 
 
 class Helper:
     """One helper: `name` from an `src`-d view to a `dst`-d one. `params` are its C parameters
-    after the view; `call` is the library call, naming the source `{s}`, the source ndim `{n}`
-    and the output `{o}`; `check_ndim` for calls that report the result's ndim."""
+    after the view; `call` is the library call, naming the source `{s}`, the source ndim `{n}`,
+    the item size `{isz}` (for helpers declared per dtype) and the output `{o}`; `check_ndim`
+    for calls that report the result's ndim."""
 
     def __init__(self, name, src, dst, params, call, doc, check_ndim=False):
         self.name, self.src, self.dst, self.params = name, src, dst, params
         self.call, self.doc, self.check_ndim = call, doc, check_ndim
+        self.per_dtype = "{isz}" in call
 
-    def pxd(self):
+    def cname(self, code=None):
+        """The C macro's name; helpers that depend on the item size have one per dtype."""
+        return f"__mvs_pyx_{code}_{self.name}" if self.per_dtype else f"__mvs_pyx_{self.name}"
+
+    def macro(self, code=None, size=None):
+        """The C macro: the library call into Cython's struct, then the acquisition."""
+        names = ["a"] + [p.split()[-1].lstrip("*") for p in self.params]
+        out = "(mvs_slice *)&__mvs_r, &__mvs_nd" if self.check_ndim else "(mvs_slice *)&__mvs_r"
+        call = self.call.format(s="__mvs_pyx_src(a)", n=self.src, isz=size, o=out)
+        expected = self.dst if self.check_ndim else -1
+        return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_VIEW(, {call}, {expected})\n"
+
+    def pxd(self, code=None):
+        """The Cython declaration (inside a `cdef extern` block), after a comment line."""
         args = ", ".join([f"view_{self.src}d a"] + self.params)
-        out = "<mvs_slice *>&out, &out_ndim" if self.check_ndim else "<mvs_slice *>&out"
-        lines = [
-            f"cdef inline view_{self.dst}d {self.name}({args}) nogil:",
-            f'    """{self.doc}"""',
-            "    cdef mvs_pyx_slice out",
-        ]
-        if self.check_ndim:
-            lines.append("    cdef int out_ndim")
-        lines.append(f"    mvs_pyx_check({self.call.format(s='mvs_pyx_src(a)', n=self.src, o=out)})")
-        if self.check_ndim:
-            lines.append(f"    mvs_pyx_check_ndim(out_ndim, {self.dst})")
-        lines.append(f"    return (<view_{self.dst}d *>&out)[0]")
-        return "\n".join(lines) + "\n"
+        return f"    # {self.doc}\n    view_{self.dst}d {self.name} \"{self.cname(code)}\"({args})\n"
 
 
 def helpers():
     """Every helper of one dtype (the dtype only enters through the view_Nd ctypedefs and
-    `sizeof(T)`), sources of 1 dimension first."""
+    the item size), sources of 1 dimension first."""
     out = []
     H = lambda *args, **kw: out.append(Helper(*args, **kw))
     for n in NDIMS:
-        H(f"slice_axis_{n}d", n, n, ["int axis", "Py_ssize_t start", "Py_ssize_t stop", "Py_ssize_t step=1"],
+        H(f"slice_axis_{n}d", n, n, ["int axis", "Py_ssize_t start", "Py_ssize_t stop", "Py_ssize_t step"],
           "mvs_slice_axis({s}, {n}, axis, start, stop, step, {o})",
           "a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).")
         H(f"flip_axis_{n}d", n, n, ["int axis"], "mvs_flip_axis({s}, {n}, axis, {o})", "a reversed along `axis`.")
@@ -71,11 +81,11 @@ def helpers():
               "a[..., index, ...] on `axis`; IndexError when out of range.")
             H(f"squeeze_axis_{n}d", n, n - 1, ["int axis"], "mvs_squeeze_axis({s}, {n}, axis, {o})",
               "np.squeeze(a, axis): `axis` must have length 1.")
-            H(f"diagonal_{n}d", n, n - 1, ["Py_ssize_t offset=0", "int axis1=0", "int axis2=1"],
+            H(f"diagonal_{n}d", n, n - 1, ["Py_ssize_t offset", "int axis1", "int axis2"],
               "mvs_diagonal({s}, {n}, offset, axis1, axis2, {o})", "np.diagonal(a, offset, axis1, axis2)")
         if n <= 6:
             H(f"expand_dims_{n}d", n, n + 1, ["int axis"], "mvs_expand_dims({s}, {n}, axis, {o})", "np.expand_dims(a, axis)")
-            H(f"sliding_window_{n}d", n, n + 1, ["int axis", "Py_ssize_t window", "Py_ssize_t step=1"],
+            H(f"sliding_window_{n}d", n, n + 1, ["int axis", "Py_ssize_t window", "Py_ssize_t step"],
               "mvs_sliding_window({s}, {n}, axis, window, step, {o})",
               "Windows of `window` items along `axis`, every `step` items, as a new last axis.")
         for m in NDIMS:
@@ -83,11 +93,11 @@ def helpers():
               "mvs_index({s}, {n}, items, nitems, {o})",
               f"a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has {m} "
               "dimensions.", check_ndim=True)
-            H(f"reshape_{n}d_{m}d", n, m, ["const Py_ssize_t *shape", "int order=b'C'"],
-              f"mvs_reshape({{s}}, {{n}}, sizeof(T), {m}, shape, order, {{o}})",
+            H(f"reshape_{n}d_{m}d", n, m, ["const Py_ssize_t *shape", "int order"],
+              f"mvs_reshape({{s}}, {{n}}, {{isz}}, {m}, shape, order, {{o}})",
               f"a.reshape(shape[:{m}], order) with no copy (one -1 allowed); ValueError when NumPy would copy.")
-            H(f"subview_{n}d_{m}d", n, m, ["Py_ssize_t offset", "const Py_ssize_t *shape", "int order=b'C'"],
-              f"mvs_subview({{s}}, {{n}}, sizeof(T), offset, {m}, shape, order, {{o}})",
+            H(f"subview_{n}d_{m}d", n, m, ["Py_ssize_t offset", "const Py_ssize_t *shape", "int order"],
+              f"mvs_subview({{s}}, {{n}}, {{isz}}, offset, {m}, shape, order, {{o}})",
               f"A contiguous view of shape[:{m}] starting `offset` items into the contiguous a.")
             if m >= n:
                 H(f"broadcast_to_{n}d_{m}d", n, m, ["const Py_ssize_t *shape"],
@@ -98,17 +108,119 @@ def helpers():
     return out
 
 
+HEADER = r"""/* The C side of memviewslice's typed Cython helpers (mvs_helpers.pxi, mvs_<dtype>.pxd) and of
+ * the glue in memviewslice.pxd. Generated by tools/gen_pxd.py: do not edit.
+ *
+ * Every helper is a macro that Cython's generated C expands inside the module, where Cython's
+ * __Pyx_memviewslice and __PYX_INC_MEMVIEW are defined (this header is included before them).
+ * It evaluates to a __Pyx_memviewslice holding the library's result and one more acquisition of
+ * the source's memoryview object (an atomic increment with no GIL: the source holds one), or,
+ * when the call fails, to one whose memview is NULL with the Python exception set; Cython reads
+ * that NULL as the error. The macros need GCC's or Clang's statement expressions, or C++11. */
+#ifndef MVS_PYX_H
+#define MVS_PYX_H
+
+#include <stddef.h>
+#include <Python.h>
+#include "memviewslice.h"
+
+/* Cython's __Pyx_memviewslice and mvs_slice have one layout: checked wherever __mvs_pyx_src is
+   expanded. */
+#define __MVS_PYX_SAME_LAYOUT \
+    (sizeof(__Pyx_memviewslice) == sizeof(mvs_slice) && \
+     offsetof(__Pyx_memviewslice, memview) == offsetof(mvs_slice, memview) && \
+     offsetof(__Pyx_memviewslice, data) == offsetof(mvs_slice, data) && \
+     offsetof(__Pyx_memviewslice, shape) == offsetof(mvs_slice, shape) && \
+     offsetof(__Pyx_memviewslice, strides) == offsetof(mvs_slice, strides) && \
+     offsetof(__Pyx_memviewslice, suboffsets) == offsetof(mvs_slice, suboffsets) && \
+     sizeof(Py_ssize_t) == sizeof(ptrdiff_t))
+
+/* The address of a typed memoryview as a library source; a compile error (array of size -1)
+   when the layouts differ. Valid C11 and C++11. Reached through the shape array rather than
+   `&(view)`, so that it works without a copy on a variable and also on what has no address:
+   Cython passes a memoryview converted to a helper's type (double[::1] to double[:]) as a cast,
+   whose array member designates a temporary that lives until the end of the call. */
+#define __mvs_pyx_src(view) \
+    ((void)sizeof(char[__MVS_PYX_SAME_LAYOUT ? 1 : -1]), \
+     (const mvs_slice *)(const void *)((const char *)(view).shape - offsetof(mvs_slice, shape)))
+
+/* Sets the Python exception for a failed call, taking the GIL: IndexError for MVS_ERR_INDEX,
+   ValueError otherwise, with this thread's mvs_last_error() message. Returns -1. */
+static inline int __mvs_pyx_raise(mvs_status status) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyErr_SetString(status == MVS_ERR_INDEX ? PyExc_IndexError : PyExc_ValueError, mvs_last_error());
+    PyGILState_Release(gil);
+    return -1;
+}
+
+/* 0 when a result has the number of dimensions its typed memoryview expects; otherwise sets
+   ValueError, taking the GIL, and returns -1. */
+static inline int __mvs_pyx_check_ndim(int got, int expected) {
+    if (got == expected) return 0;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyErr_Format(PyExc_ValueError, "the result has %d dimensions; the typed memoryview expects %d", got, expected);
+    PyGILState_Release(gil);
+    return -1;
+}
+
+/* Sets ValueError for a result with no memoryview object (its source was not a Cython
+   memoryview, or was not initialized), taking the GIL. Returns -1. */
+static inline int __mvs_pyx_raise_unowned(void) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyErr_SetString(PyExc_ValueError, "the source has no memoryview object: it is not a typed memoryview, "
+                                      "or is not initialized");
+    PyGILState_Release(gil);
+    return -1;
+}
+
+/* The body of every helper: `decl` declares what `call` reads, `call` writes into __mvs_r (and
+   the result's ndim into __mvs_nd); `expected` is the ndim the result must have, or -1. */
+#define __MVS_PYX_BODY(decl, call, expected) \
+    decl \
+    __Pyx_memviewslice __mvs_r; \
+    int __mvs_nd = -1; \
+    mvs_status __mvs_status = (call); \
+    if (__mvs_status != MVS_OK ? __mvs_pyx_raise(__mvs_status) : \
+        ((expected) >= 0 && __mvs_pyx_check_ndim(__mvs_nd, (expected))) || \
+        (!__mvs_r.memview && __mvs_pyx_raise_unowned())) { \
+        __mvs_r.memview = NULL; \
+        __mvs_r.data = NULL; \
+    } else { \
+        __PYX_INC_MEMVIEW(&__mvs_r, 0); \
+    }
+
+/* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
+#if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
+#define __MVS_PYX_VIEW(decl, call, expected) __extension__({ __MVS_PYX_BODY(decl, call, expected) __mvs_r; })
+#elif defined(__cplusplus)
+#define __MVS_PYX_VIEW(decl, call, expected) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(decl, call, expected) return __mvs_r; }())
+#else
+#error "memviewslice's Cython helpers need GCC's or Clang's statement expressions, or C++11"
+#endif
+
+/* A piece written by mvs_split_sections or mvs_split_at (any slice derived from a typed
+   memoryview), read back as a typed memoryview. */
+#define __mvs_pyx_from_slice(s) __MVS_PYX_VIEW(, (memcpy(&__mvs_r, (s), sizeof __mvs_r), MVS_OK), -1)
+
+"""
+
+
+def header_file():
+    """include/mvs_pyx.h: the macro of every helper; those that depend on the item size once
+    per dtype."""
+    shared = [h for h in helpers() if not h.per_dtype]
+    sized = [h for h in helpers() if h.per_dtype]
+    per_dtype = "".join(f"\n/* {ctype} */\n" + "".join(h.macro(code, size) for h in sized)
+                        for code, ctype, size in DTYPES)
+    return HEADER + "".join(h.macro() for h in shared) + per_dtype + "\n#endif /* MVS_PYX_H */\n"
+
+
 def helpers_file():
-    """include/mvs_helpers.pxi: every helper, written once for the element type `T` that the
-    dtype file including it defines."""
+    """include/mvs_helpers.pxi: the helpers that do not depend on the item size, declared once
+    for the element type `T` that the dtype file including it defines."""
     views = "".join(f"ctypedef T[{', '.join([':'] * n)}] view_{n}d\n" for n in NDIMS)
-    from_slice = "".join(
-        f"cdef inline view_{n}d from_slice_{n}d(const mvs_slice *s) nogil:\n"
-        f"    cdef mvs_pyx_slice out\n"
-        f"    memcpy(&out, s, sizeof(out))\n"
-        f"    return (<view_{n}d *>&out)[0]\n"
-        for n in NDIMS
-    )
+    from_slice = "".join(f'    view_{n}d from_slice_{n}d "__mvs_pyx_from_slice"(const mvs_slice *s)\n' for n in NDIMS)
     return f'''# The typed memoryview helpers of memviewslice, for the element type T of the mvs_<dtype>.pxd
 # file that includes this one (use those files, not this one).
 # Generated by tools/gen_pxd.py: do not edit.
@@ -117,36 +229,36 @@ def helpers_file():
 # are accepted too), returns a view of the same memory, takes no GIL unless it fails, and then
 # raises IndexError (index out of range) or ValueError with the library's message. Names:
 # `op_Nd` for a source of N dimensions when the result's are implied, `op_Nd_Md` for a result
-# of M. See memviewslice.pxd for how the glue works and how to add a combination missing here,
-# memviewslice.h for every operation's exact rules.
+# of M. Every parameter is required (MVS_NONE for an omitted slice bound). Each helper is a C
+# macro of mvs_pyx.h, declared here as an extern function. See memviewslice.pxd for how the glue
+# works and how to add a combination missing here, memviewslice.h for every operation's exact
+# rules.
 
-from libc.string cimport memcpy
-from memviewslice cimport (
-    mvs_slice, mvs_index_item, mvs_pyx_slice, mvs_pyx_src, mvs_pyx_check, mvs_pyx_check_ndim,
-    mvs_subview, mvs_slice_axis, mvs_index_axis, mvs_index, mvs_reshape, mvs_transpose,
-    mvs_permute, mvs_swap_axes, mvs_move_axes, mvs_broadcast_to, mvs_expand_dims,
-    mvs_squeeze_axis, mvs_squeeze, mvs_diagonal, mvs_flip_axis, mvs_flip, mvs_sliding_window,
-)
+from memviewslice cimport mvs_slice, mvs_index_item
 
 {views}
-# A library output derived from a typed memoryview (its memview copied from one, as every
-# derivation does), read back as a typed memoryview; for example each piece written by
-# mvs_split_sections. Never pass a view built by mvs_view_contiguous or mvs_view_strided. (Copied
-# into Cython's own struct first: reading an mvs_slice through a __Pyx_memviewslice pointer would
-# break C's aliasing rules.)
+cdef extern from "mvs_pyx.h" nogil:
+    # A library output derived from a typed memoryview (its memview copied from one, as every
+    # derivation does), read back as a typed memoryview; for example each piece written by
+    # mvs_split_sections. ValueError for a view built by mvs_view_contiguous or
+    # mvs_view_strided (their memview is NULL).
 {from_slice}
-{''.join(h.pxd() for h in helpers())}'''
+{''.join(h.pxd() for h in helpers() if not h.per_dtype)}'''
 
 
 def dtype_file(code, ctype):
     stdint = "from libc.stdint cimport " + ctype + "\n" if ctype.endswith("_t") else ""
+    sized = "".join(h.pxd(code) for h in helpers() if h.per_dtype)
     return f'''# Typed memoryview helpers of memviewslice for {ctype} (`cimport mvs_{code}`): every
 # derivation, from a {ctype} memoryview of 1 to 7 dimensions to another (mvs_helpers.pxi lists
-# them and their rules). Generated by tools/gen_pxd.py: do not edit.
+# them and their rules; those that depend on the item size are declared here). Generated by
+# tools/gen_pxd.py: do not edit.
 {stdint}
 ctypedef {ctype} T
 include "mvs_helpers.pxi"
-'''
+
+cdef extern from "mvs_pyx.h" nogil:
+{sized}'''
 
 
 def main():
@@ -155,8 +267,9 @@ def main():
                         help="directory to write to (default: include/)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "mvs_pyx.h").write_text(header_file())
     (args.out / "mvs_helpers.pxi").write_text(helpers_file())
-    for code, ctype in DTYPES:
+    for code, ctype, _ in DTYPES:
         (args.out / f"mvs_{code}.pxd").write_text(dtype_file(code, ctype))
 
 

@@ -1,16 +1,13 @@
 # cython: boundscheck=False, wraparound=False
 # Problem 1: one flat float64 buffer, several views of different shapes and offsets, built
 # and written inside `with nogil:`, then seen by NumPy in the original buffer.
-cimport memviewslice as mvs
 cimport mvs_f64
 
-# A helper the mvs_f64 file lacks, as memviewslice.pxd shows: a subview typed C-contiguous
-# (mvs_subview guarantees it), so that Cython indexes it as such.
-ctypedef double[:, ::1] d2c
-cdef inline d2c rows_c(double[::1] a, Py_ssize_t offset, Py_ssize_t *shape) nogil:
-    cdef mvs.mvs_pyx_slice out
-    mvs.mvs_pyx_check(mvs.mvs_subview(mvs.mvs_pyx_src(a), 1, sizeof(double), offset, 2, shape, b'C', <mvs.mvs_slice *>&out))
-    return (<d2c *>&out)[0]
+# A helper the mvs_f64 file lacks, as memviewslice.pxd shows: one declaration giving a macro of
+# mvs_pyx.h (here subview_1d_2d's) a C-contiguous result type, which mvs_subview guarantees in
+# C order, so that Cython indexes the result as such.
+cdef extern from "mvs_pyx.h" nogil:
+    double[:, ::1] rows_c "__mvs_pyx_f64_subview_1d_2d"(double[::1] a, Py_ssize_t offset, const Py_ssize_t *shape, int order)
 
 
 def views_of(double[::1] buf):
@@ -24,8 +21,8 @@ def views_of(double[::1] buf):
     shape2[:] = [2, 3]
     shape3[:] = [2, 2, 2]
     with nogil:
-        a = rows_c(buf, 0, shape2)
-        b = mvs_f64.subview_1d_3d(buf, 6, shape3)
+        a = rows_c(buf, 0, shape2, b'C')
+        b = mvs_f64.subview_1d_3d(buf, 6, shape3, b'C')
         for i in range(2):
             for j in range(3):
                 a[i, j] = 100 + 3 * i + j

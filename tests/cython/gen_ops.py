@@ -19,8 +19,7 @@ ARRAY_LEN = {"int": 8, "Py_ssize_t": 8, "mvs_index_item": 17}
 def wrapper(code, h):
     params, decls, fill, call_args = [], [], [], []
     for p in h.params:
-        decl, _, default = p.partition("=")
-        ctype, name = decl.rsplit(" ", 1)
+        ctype, name = p.rsplit(" ", 1)
         if name.startswith("*"):  # `const T *name`: a sequence
             name, elem = name[1:], ctype.removeprefix("const ")
             params.append(name)
@@ -33,7 +32,7 @@ def wrapper(code, h):
             decls.append("    cdef int order_c = ord(order)")
             call_args.append("order_c")
         else:
-            params.append(f"{ctype} {name}" + (f"={default}" if default else ""))
+            params.append(f"{ctype} {name}")
             call_args.append(name)
     args = ", ".join([f"mvs_{code}.view_{h.src}d a"] + params)
     lines = [f"def {h.name}({args}):", f"    cdef mvs_{code}.view_{h.dst}d r"] + decls + fill

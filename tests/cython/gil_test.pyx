@@ -133,7 +133,7 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         shape[1] = -1
         shape[2] = 2
         for i in range(n):
-            r_reshape = mvs_f64.reshape_2d_3d(a2, shape)
+            r_reshape = mvs_f64.reshape_2d_3d(a2, shape, b'C')
         memcpy(last, mvs.mvs_pyx_src(r_reshape), sizeof(mvs_slice))
         first[0] = r_reshape[0, 0, 0]
         last_ndim[0] = 3
@@ -141,7 +141,7 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         shape[0] = 4
         shape[1] = 5
         for i in range(n):
-            r_subview = mvs_f64.subview_1d_2d(a1, 4, shape)
+            r_subview = mvs_f64.subview_1d_2d(a1, 4, shape, b'C')
         memcpy(last, mvs.mvs_pyx_src(r_subview), sizeof(mvs_slice))
         first[0] = r_subview[0, 0]
         last_ndim[0] = 2
@@ -383,9 +383,9 @@ cdef int fail_once(int which, double[:, ::1] a2, double[:, :, ::1] a3) except -1
     elif which == 1:
         t = mvs_f64.transpose_2d(a2)
         shape[0] = -1
-        r1 = mvs_f64.reshape_2d_1d(t, shape)
+        r1 = mvs_f64.reshape_2d_1d(t, shape, b'C')
     elif which == 2:
-        r2 = mvs_f64.slice_axis_2d(a2, 5, 0, 1)
+        r2 = mvs_f64.slice_axis_2d(a2, 5, 0, 1, 1)
     elif which == 3:
         r2 = mvs_f64.squeeze_3d_2d(a3)
     return 0
