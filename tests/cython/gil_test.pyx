@@ -370,11 +370,13 @@ def prange_sum(double[:, ::1] a, int nthreads, Py_ssize_t rounds, bint can_raise
 
 # --- 4. error paths -----------------------------------------------------------------------------
 
-FAILURES = ("index_out_of_range", "reshape_needs_copy", "bad_axis", "squeeze_ndim")
+FAILURES = ("index_out_of_range", "reshape_needs_copy", "bad_axis", "squeeze_ndim", "from_raw_view")
 
 cdef int fail_once(int which, double[:, ::1] a2, double[:, :, ::1] a3) except -1 nogil:
     """One call that fails: `which` indexes FAILURES."""
     cdef Py_ssize_t shape[1]
+    cdef Py_ssize_t shape2[2]
+    cdef mvs_slice raw
     cdef double[:, :] r2
     cdef double[:, :] t
     cdef double[:] r1
@@ -388,6 +390,10 @@ cdef int fail_once(int which, double[:, ::1] a2, double[:, :, ::1] a3) except -1
         r2 = mvs_f64.slice_axis_2d(a2, 5, 0, 1, 1)
     elif which == 3:
         r2 = mvs_f64.squeeze_3d_2d(a3)
+    elif which == 4:  # a view of raw memory (memview NULL) cannot become a typed memoryview
+        shape2[0], shape2[1] = 2, 3
+        mvs.mvs_pyx_check(mvs.mvs_view_contiguous(&a2[0, 0], sizeof(double), 2, shape2, b'C', &raw))
+        r2 = mvs_f64.from_slice_2d(&raw)
     return 0
 
 

@@ -58,6 +58,7 @@ FAILURE_EXPECTED = {
     "reshape_needs_copy": (ValueError, "without a copy"),
     "bad_axis": (ValueError, "out of bounds"),
     "squeeze_ndim": (ValueError, "the result has 3 dimensions"),
+    "from_raw_view": (ValueError, "no memoryview object"),
 }
 
 
