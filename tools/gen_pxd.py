@@ -49,7 +49,7 @@ class Helper:
         out = "(mvs_slice *)&__mvs_r, &__mvs_nd" if self.check_ndim else "(mvs_slice *)&__mvs_r"
         call = self.call.format(s="__mvs_pyx_src(a)", n=self.src, isz=size, o=out)
         expected = self.dst if self.check_ndim else -1
-        return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_VIEW(, {call}, {expected})\n"
+        return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_VIEW({call}, {expected})\n"
 
     def pxd(self, code=None):
         """The Cython declaration (inside a `cdef extern` block), after a comment line."""
@@ -173,10 +173,9 @@ static inline int __mvs_pyx_raise_unowned(void) {
     return -1;
 }
 
-/* The body of every helper: `decl` declares what `call` reads, `call` writes into __mvs_r (and
-   the result's ndim into __mvs_nd); `expected` is the ndim the result must have, or -1. */
-#define __MVS_PYX_BODY(decl, call, expected) \
-    decl \
+/* The body of every helper: `call` writes into __mvs_r (and the result's ndim into __mvs_nd);
+   `expected` is the ndim the result must have, or -1. */
+#define __MVS_PYX_BODY(call, expected) \
     __Pyx_memviewslice __mvs_r; \
     int __mvs_nd = -1; \
     mvs_status __mvs_status = (call); \
@@ -191,17 +190,17 @@ static inline int __mvs_pyx_raise_unowned(void) {
 
 /* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
 #if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
-#define __MVS_PYX_VIEW(decl, call, expected) __extension__({ __MVS_PYX_BODY(decl, call, expected) __mvs_r; })
+#define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
 #elif defined(__cplusplus)
-#define __MVS_PYX_VIEW(decl, call, expected) \
-    ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(decl, call, expected) return __mvs_r; }())
+#define __MVS_PYX_VIEW(call, expected) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
 #else
 #error "memviewslice's Cython helpers need GCC's or Clang's statement expressions, or C++11"
 #endif
 
 /* A piece written by mvs_split_sections or mvs_split_at (any slice derived from a typed
    memoryview), read back as a typed memoryview. */
-#define __mvs_pyx_from_slice(s) __MVS_PYX_VIEW(, (memcpy(&__mvs_r, (s), sizeof __mvs_r), MVS_OK), -1)
+#define __mvs_pyx_from_slice(s) __MVS_PYX_VIEW((memcpy(&__mvs_r, (s), sizeof __mvs_r), MVS_OK), -1)
 
 """
 
