@@ -16,15 +16,15 @@ impl<P: Addr> View<P> {
         if !strict && self.is_empty() {
             return Ok(true);
         }
-        // i128 saturating: a product too large for isize then equals no stride.
-        let mut expected = itemsize as i128;
+        // None once the product overflows isize: it then equals no stride.
+        let mut expected = Some(itemsize);
         let mut check = |axis: usize| {
             let (len, stride) = (self.shape[axis], self.strides[axis]);
             if strict || len != 1 {
-                if stride as i128 != expected {
+                if expected != Some(stride) {
                     return false;
                 }
-                expected = expected.saturating_mul(len as i128);
+                expected = stride.checked_mul(len);
             }
             true
         };

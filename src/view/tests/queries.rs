@@ -43,7 +43,8 @@ fn contiguity_hand_cases() {
     let v = View::strided(BASE, 8, &[3], &[8]).unwrap();
     assert_eq!(v.is_contiguous(4, Order::C, false), Ok(false));
     assert_eq!(v.is_contiguous(0, Order::C, false), Err(Error::Itemsize { itemsize: 0 }));
-    // Huge extents: the expected stride saturates instead of overflowing.
+    // Huge extents: an expected stride past isize::MAX equals no stride, not even a saturated
+    // one.
     let mut shape = [0; MAX_DIMS];
     let mut strides = [0; MAX_DIMS];
     let sub = [-1; MAX_DIMS];
@@ -59,6 +60,11 @@ fn contiguity_hand_cases() {
     assert_eq!(h.is_contiguous(1, Order::C, false), Ok(true));
     assert_eq!(h.is_contiguous(1, Order::C, true), Ok(true));
     assert_eq!(h.is_contiguous(1, Order::F, false), Ok(false));
+    shape[..3].copy_from_slice(&[1, 1 << 62, 2]);
+    strides[..3].copy_from_slice(&[isize::MAX, 2, 1]);
+    let h = View::new(BASE, 3, &shape, &strides, &sub).unwrap();
+    assert_eq!(h.is_contiguous(1, Order::C, false), Ok(true));
+    assert_eq!(h.is_contiguous(1, Order::C, true), Ok(false));
 }
 
 #[test]
