@@ -19,7 +19,9 @@ impl<P: Addr> View<P> {
         let mut dims = [0isize; MAX_DIMS];
         self.resolve_shape(shape, &mut dims)?;
         let n = shape.len();
-        if self.is_empty() {
+        // A zero-size view, or one contiguous in `order` (as NumPy checks first too), takes
+        // contiguous strides: what the walk below gives them, for less work.
+        if self.is_empty() || self.is_contiguous(itemsize, order, false)? {
             return self.set_contiguous(itemsize, &dims[..n], order);
         }
         // The source without its length-1 axes, in the order the walk visits them: C order
