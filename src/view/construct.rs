@@ -6,8 +6,10 @@ impl<P: Addr> View<P> {
     /// A contiguous view of `shape` at `data`, in C or F order. Zero extents count as 1 when
     /// computing strides (as NumPy does), so strides stay meaningful.
     pub fn contiguous(data: P, itemsize: isize, shape: &[isize], order: Order) -> Result<Self> {
+        let itemsize = check_itemsize(itemsize)?;
+        check_extents(shape)?;
         let mut v = View::empty(data);
-        v.set_contiguous(check_itemsize(itemsize)?, shape, order)?;
+        v.set_contiguous(itemsize, shape, order)?;
         Ok(v)
     }
 
@@ -51,11 +53,11 @@ impl<P: Addr> View<P> {
     }
 
     /// Makes the axes a contiguous layout of `shape` in `order`, all direct, keeping the data
-    /// address; `itemsize` was checked. Zero extents count as 1 when computing strides (as
-    /// NumPy does). On error the view is unchanged. Written entry by entry into the view: a
-    /// whole-array copy of just-written locals would stall on store forwarding.
+    /// address; `itemsize` and `shape` were checked ([`check_extents`]). Zero extents count as 1
+    /// when computing strides (as NumPy does). On error the view is unchanged. Written entry by
+    /// entry into the view: a whole-array copy of just-written locals would stall on store
+    /// forwarding.
     pub(super) fn set_contiguous(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
-        check_extents(shape)?;
         // Every stride is a partial product of the extents times `itemsize`: when the full
         // product fits, they all do.
         shape.iter().try_fold(itemsize, |acc, &len| acc.checked_mul(len.max(1))).ok_or(Error::Overflow)?;
