@@ -12,7 +12,6 @@ use std::alloc::{self, Layout};
 
 use super::*;
 use crate::memory;
-use crate::view::Order;
 
 /// Flag of `mvs_buffer_alloc`: fill the memory with zero bytes.
 pub const MVS_BUFFER_ZEROED: c_int = 1;
@@ -360,10 +359,8 @@ pub unsafe extern "C" fn mvs_buffer_view(
         let out = out_arg(out, "out")?;
         // SAFETY: per this function's contract.
         let b = unsafe { buffer_arg(buffer)? };
-        let n = ndim_arg(ndim)?;
         // SAFETY: per this function's contract.
-        let shape = unsafe { array_arg(shape, n, "shape")? };
-        let v = View::contiguous(RawPtr(b.data.cast()), itemsize, shape, Order::from_char(order)?)?;
+        let v = unsafe { contiguous_arg(RawPtr(b.data.cast()), itemsize, ndim, shape, order)? };
         let need = v.byte_count(itemsize)?;
         if need > b.nbytes {
             return Err(memory::Error::ViewTooLarge { need, have: b.nbytes }.into());

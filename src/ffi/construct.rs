@@ -31,10 +31,8 @@ pub unsafe extern "C" fn mvs_view_contiguous(
 ) -> mvs_status {
     run(|| {
         let out = out_arg(out, "out")?;
-        let n = ndim_arg(ndim)?;
         // SAFETY: per this function's contract.
-        let shape = unsafe { array_arg(shape, n, "shape")? };
-        let v = View::contiguous(RawPtr(data.cast()), itemsize, shape, Order::from_char(order)?)?;
+        let v = unsafe { contiguous_arg(RawPtr(data.cast()), itemsize, ndim, shape, order)? };
         // SAFETY: `out` is non-NULL and writable per this function's contract.
         unsafe { write_out(out, to_slice(&v, core::ptr::null_mut())) };
         Ok(())

@@ -168,6 +168,24 @@ unsafe fn array_arg<'a, T>(ptr: *const T, len: usize, name: &'static str) -> Res
     Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
 }
 
+/// The contiguous view at `data` described by the `itemsize`, `ndim`, `shape` and `order`
+/// arguments of a constructor.
+///
+/// # Safety
+/// `shape` is NULL or points to `ndim` readable extents.
+unsafe fn contiguous_arg(
+    data: RawPtr,
+    itemsize: isize,
+    ndim: c_int,
+    shape: *const isize,
+    order: c_int,
+) -> Result<View<RawPtr>, Failure> {
+    let n = ndim_arg(ndim)?;
+    // SAFETY: per this function's contract.
+    let shape = unsafe { array_arg(shape, n, "shape")? };
+    Ok(View::contiguous(data, itemsize, shape, view::Order::from_char(order)?)?)
+}
+
 /// A required output pointer, checked non-NULL before any work so that a NULL output is
 /// reported as such.
 fn out_arg<T>(ptr: *mut T, name: &'static str) -> Result<*mut T, Failure> {

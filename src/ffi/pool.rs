@@ -12,7 +12,6 @@ use std::alloc;
 
 use super::*;
 use crate::memory::{self, FreeList};
-use crate::view::Order;
 
 /// An opaque pool of arrays of one shape, itemsize and order, for fast acquire and release of
 /// scratch arrays from any thread. Made by `mvs_pool_create`, freed by `mvs_pool_destroy`.
@@ -94,10 +93,8 @@ pub unsafe extern "C" fn mvs_pool_create(
 ) -> mvs_status {
     run(|| {
         let out = out_arg(out, "out")?;
-        let n = ndim_arg(ndim)?;
         // SAFETY: per this function's contract.
-        let shape = unsafe { array_arg(shape, n, "shape")? };
-        let v = View::contiguous(RawPtr(core::ptr::null_mut()), itemsize, shape, Order::from_char(order)?)?;
+        let v = unsafe { contiguous_arg(RawPtr(core::ptr::null_mut()), itemsize, ndim, shape, order)? };
         let capacity = usize::try_from(capacity).map_err(|_| memory::Error::Capacity { capacity })?;
         let slot_bytes = memory::pool_slot_bytes(v.byte_count(itemsize)? as usize)?;
         memory::slab_layout(slot_bytes, capacity)?;
