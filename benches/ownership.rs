@@ -19,16 +19,6 @@ use memviewslice::ffi::*;
 
 const C: c_int = b'C' as c_int;
 
-fn empty() -> mvs_slice {
-    mvs_slice {
-        memview: core::ptr::null_mut(),
-        data: core::ptr::null_mut(),
-        shape: [0; 8],
-        strides: [0; 8],
-        suboffsets: [-1; 8],
-    }
-}
-
 fn ok(status: mvs_status) {
     assert_eq!(status, MVS_OK, "{:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
 }
@@ -47,7 +37,7 @@ fn ownership(c: &mut Criterion) {
     let shape = [3isize, 3];
     let mut pool: *mut mvs_pool = core::ptr::null_mut();
     ok(unsafe { mvs_pool_create(8, 2, shape.as_ptr(), C, 16, &mut pool) });
-    let mut view = empty();
+    let mut view = mvs_slice::default();
     g.bench_function("pool_acquire_release", |b| {
         b.iter(|| unsafe {
             mvs_pool_acquire(black_box(pool), &mut view);
@@ -67,7 +57,7 @@ fn ownership(c: &mut Criterion) {
         g.bench_function(format!("pool_acquire_release_{threads}threads"), |b| {
             b.iter_custom(|iters| {
                 contended(threads, iters, shared, |p| unsafe {
-                    let mut view = empty();
+                    let mut view = mvs_slice::default();
                     mvs_pool_acquire(black_box(p.0), &mut view);
                     black_box(&mut view);
                     mvs_pool_release(black_box(p.0), &view);

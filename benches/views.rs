@@ -17,16 +17,6 @@ const ITEMSIZE: isize = 8;
 const C: c_int = b'C' as c_int;
 const SHAPE: [isize; 4] = [8, 16, 32, 64];
 
-fn empty() -> mvs_slice {
-    mvs_slice {
-        memview: core::ptr::null_mut(),
-        data: core::ptr::null_mut(),
-        shape: [0; 8],
-        strides: [0; 8],
-        suboffsets: [-1; 8],
-    }
-}
-
 /// The floor: what any derivation must at least do (read the source, write a result with two
 /// changed dimensions).
 #[inline(never)]
@@ -49,21 +39,21 @@ fn check(status: mvs_status, what: &str) {
 
 fn views(c: &mut Criterion) {
     let mut buffer = vec![0f64; SHAPE.iter().product::<isize>() as usize];
-    let mut src = empty();
+    let mut src = mvs_slice::default();
     check(
         unsafe { mvs_view_contiguous(buffer.as_mut_ptr().cast::<c_void>(), ITEMSIZE, 4, SHAPE.as_ptr(), C, &mut src) },
         "mvs_view_contiguous",
     );
     // A non-contiguous source, src[:, :, :16, :], of shape (8, 16, 16, 64): it still reshapes to
     // (128, 1024) without a copy (axes 0-1 and 2-3 merge), as NumPy's reshape does.
-    let mut strided = empty();
+    let mut strided = mvs_slice::default();
     check(unsafe { mvs_slice_axis(&src, 4, 2, 0, 16, 1, &mut strided) }, "mvs_slice_axis");
 
     let mut g = c.benchmark_group("views");
     g.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(1));
 
     // Every derivation writing one `out`: `$call` gets (src pointer, out pointer).
-    let mut out = empty();
+    let mut out = mvs_slice::default();
     macro_rules! bench {
         ($name:literal, $src:expr, |$s:ident, $o:ident| $call:expr) => {{
             let src_ptr: *const mvs_slice = $src;
@@ -170,7 +160,7 @@ fn views(c: &mut Criterion) {
     ));
     bench!("expand_dims", s, |s, o| mvs_expand_dims(s, black_box(4), black_box(2), o));
     // Squeeze needs an extent-1 axis: squeeze the (8, 16, 1, 32, 64) view expand_dims makes.
-    let mut expanded = empty();
+    let mut expanded = mvs_slice::default();
     check(unsafe { mvs_expand_dims(&src, 4, 2, &mut expanded) }, "mvs_expand_dims");
     bench!("squeeze_axis", &expanded, |s, o| mvs_squeeze_axis(s, black_box(5), black_box(2), o));
     bench!("squeeze", &expanded, |s, o| mvs_squeeze(s, black_box(5), o, black_box(out_ndim_ptr)));
@@ -185,7 +175,7 @@ fn views(c: &mut Criterion) {
         o
     ));
     // Four outputs: `o` is unused, the pieces go to `pieces`.
-    let mut pieces = [empty(); 4];
+    let mut pieces = [mvs_slice::default(); 4];
     let pieces_ptr: *mut mvs_slice = pieces.as_mut_ptr();
     bench!("split_sections_4", s, |s, _o| mvs_split_sections(
         s,

@@ -58,6 +58,20 @@ pub struct mvs_slice {
     pub suboffsets: [isize; MVS_MAX_DIMS],
 }
 
+impl Default for mvs_slice {
+    /// A slice of no dimensions at NULL, with every entry as past `ndim`: shape 0, stride 0,
+    /// suboffset -1 (for Rust callers that need an output to write into).
+    fn default() -> Self {
+        mvs_slice {
+            memview: core::ptr::null_mut(),
+            data: core::ptr::null_mut(),
+            shape: [0; MVS_MAX_DIMS],
+            strides: [0; MVS_MAX_DIMS],
+            suboffsets: [-1; MVS_MAX_DIMS],
+        }
+    }
+}
+
 const _: () = {
     assert!(
         core::mem::size_of::<mvs_slice>() == 2 * core::mem::size_of::<usize>() + 24 * core::mem::size_of::<isize>()

@@ -237,14 +237,7 @@ mod tests {
     fn acquire_grow_release_destroy() {
         let shape = [2isize, 5];
         let mut pool: *mut mvs_pool = core::ptr::null_mut();
-        let blank = mvs_slice {
-            memview: core::ptr::null_mut(),
-            data: core::ptr::null_mut(),
-            shape: [0; 8],
-            strides: [0; 8],
-            suboffsets: [-1; 8],
-        };
-        let mut views = [blank; 5];
+        let mut views = [mvs_slice::default(); 5];
         let (mut arrays, mut acquired) = (0, 0);
         // SAFETY: valid pointers throughout; the pool is destroyed once, at the end.
         unsafe {
