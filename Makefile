@@ -133,11 +133,14 @@ bench-cython: lib $(VPY)
 
 # The hot derivations called from C (benches/icount.c): instructions per call under callgrind
 # (stable under machine load), and the best of 30 interleaved timing rounds against the floor.
-ICOUNT_OPS := floor slice_axis index_axis transpose subview reshape index
+# The c_ ops are the hand-written C references of benches/reference.c, built at -O3 (gcc vectorizes
+# their loops only there) as the best case for C.
+ICOUNT_OPS := floor slice_axis index_axis transpose subview reshape index c_slice_axis c_index_axis c_transpose
 
-$(BUILD)/icount: benches/icount.c include/memviewslice.h lib
+$(BUILD)/icount: benches/icount.c benches/reference.c benches/reference.h include/memviewslice.h lib
 	@mkdir -p $(BUILD)
-	$(CC) -std=c11 $(STRICT) -O2 -Iinclude $< -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+	$(CC) -std=c11 $(STRICT) -O3 -Iinclude -c benches/reference.c -o $(BUILD)/reference.o
+	$(CC) -std=c11 $(STRICT) -O2 -Iinclude benches/icount.c $(BUILD)/reference.o -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
 
 icount: $(BUILD)/icount
 	@for op in $(ICOUNT_OPS); do \

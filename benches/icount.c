@@ -10,7 +10,9 @@
  *                 The best of interleaved rounds is what a quiet machine gives; noise only adds.
  *
  * OP: floor (a 208-byte struct copy plus two dims, in a function that is not inlined, as the
- * criterion floor), slice_axis, index_axis, transpose, subview, reshape, index (4 items). */
+ * criterion floor), slice_axis, index_axis, transpose, subview, reshape, index (4 items), and
+ * c_slice_axis, c_index_axis, c_transpose: the same three operations written by hand in C with
+ * the same checks (benches/reference.c), for what that work costs with no library around it. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +20,11 @@
 #include <time.h>
 
 #include "memviewslice.h"
+#include "reference.h"
 
-enum { NOPS = 7, ROUNDS = 30, CALLS = 200000 };
-static const char *const ops[NOPS] = {"floor", "slice_axis", "index_axis", "transpose", "subview", "reshape", "index"};
+enum { NOPS = 10, ROUNDS = 30, CALLS = 200000 };
+static const char *const ops[NOPS] = {"floor",   "slice_axis", "index_axis",   "transpose",    "subview",
+                                      "reshape", "index",      "c_slice_axis", "c_index_axis", "c_transpose"};
 
 static double buf[8 * 16 * 32 * 64];
 static mvs_slice src, out;
@@ -57,12 +61,29 @@ static long run(int k, long n) {
         case 3: st = mvs_transpose(s, 4, o); break;
         case 4: st = mvs_subview(s, 4, sizeof(double), 64, 4, sub, 'C', o); break;
         case 5: st = mvs_reshape(s, 4, sizeof(double), 2, flat, 'C', o); break;
-        default: st = mvs_index(s, 4, items, 4, o, &nd); break;
+        case 6: st = mvs_index(s, 4, items, 4, o, &nd); break;
+        case 7: st = ref_slice_axis(s, 4, 2, 3, -2, 2, o); break;
+        case 8: st = ref_index_axis(s, 4, 1, -3, o); break;
+        default: st = ref_transpose(s, 4, o); break;
         }
         failures += st != MVS_OK;
         __asm__ volatile("" : : "r"(o) : "memory"); /* keep every call */
     }
     return failures;
+}
+
+/* Whether each C reference gives what the library gives for the benchmarked call. */
+static int references_agree(void) {
+    for (int k = 1; k <= 3; k++) {
+        if (run(k, 1)) return 0;
+        mvs_slice lib = out;
+        memset(&out, 0xab, sizeof out);
+        if (run(k + 6, 1) || memcmp(&lib, &out, sizeof out)) {
+            fprintf(stderr, "%s and %s disagree\n", ops[k], ops[k + 6]);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static double now_ns(void) {
@@ -73,7 +94,7 @@ static double now_ns(void) {
 
 int main(int argc, char **argv) {
     ptrdiff_t shape[4] = {8, 16, 32, 64};
-    if (mvs_view_contiguous(buf, sizeof(double), 4, shape, 'C', &src) != MVS_OK) return 1;
+    if (mvs_view_contiguous(buf, sizeof(double), 4, shape, 'C', &src) != MVS_OK || !references_agree()) return 1;
     if (argc == 2 && !strcmp(argv[1], "time")) {
         double best[NOPS];
         for (int k = 0; k < NOPS; k++) best[k] = 1e300;

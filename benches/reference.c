@@ -1,0 +1,128 @@
+/* Hand-written C references for the benchmark (benches/icount.c): slice_axis, index_axis and
+ * transpose on direct views, doing the work the library's contract asks on the benchmarked path
+ * and nothing more:
+ *
+ *   - the same validation of the source: ndim in 0..8, extents >= 0 and the span within isize,
+ *     through the same fast test (extents below 2^30, strides within +-2^29);
+ *   - the same semantics: Python's slice rules, negative axes and indices, overflow checks on
+ *     every product, refusal of indirect views (the library handles them; the benchmarked view is
+ *     direct, where both take the same one-test path);
+ *   - the same output: all 8 entries written, those past ndim as shape 0, stride 0, suboffset -1;
+ *     `out` may be `src`.
+ *
+ * They return a nonzero code on error but record no message, so error paths are not comparable;
+ * only the success path is measured. They are in their own file so that the compiler cannot
+ * specialise them for the benchmark's constant arguments, which the library's calls do not allow
+ * either. What they show: how close to the floor this work can get when written directly. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "memviewslice.h"
+#include "reference.h"
+
+enum { DIMS = MVS_MAX_DIMS };
+
+/* All ones for the axes below `ndim`, 0 past them. */
+static ptrdiff_t keep(int axis, int ndim) { return axis < ndim ? -1 : 0; }
+
+/* Whether `s` is a valid `ndim`-dimensional view under the fast test; the library falls back to
+ * an exact span computation when it fails, which the benchmarked view never needs. */
+static int valid(const mvs_slice *s, int ndim) {
+    if (!s || ndim < 0 || ndim > DIMS) return 0;
+    uint64_t large = 0;
+    for (int i = 0; i < DIMS; i++)
+        large |= (uint64_t)(s->shape[i] & keep(i, ndim)) | (uint64_t)((s->strides[i] & keep(i, ndim)) + (1 << 29));
+    return large < (1u << 30);
+}
+
+/* Whether every axis is direct (all 8 suboffsets negative, as a valid slice has past ndim). */
+static int direct(const mvs_slice *s) {
+    ptrdiff_t all = -1;
+    for (int i = 0; i < DIMS; i++) all &= s->suboffsets[i];
+    return all < 0;
+}
+
+/* `*o = *s` for a direct `s`, with the entries past `ndim` normalised (every suboffset of a
+ * direct view becomes -1). `o` may be `s`. */
+static void copy_direct(const mvs_slice *s, int ndim, mvs_slice *o) {
+    o->memview = s->memview;
+    o->data = s->data;
+    for (int i = 0; i < DIMS; i++) {
+        o->shape[i] = s->shape[i] & keep(i, ndim);
+        o->strides[i] = s->strides[i] & keep(i, ndim);
+        o->suboffsets[i] = -1;
+    }
+}
+
+/* Python's clamping of a slice bound to `lo..=hi`, `len` added to negatives. */
+static ptrdiff_t clamp(ptrdiff_t bound, ptrdiff_t fallback, ptrdiff_t len, ptrdiff_t lo, ptrdiff_t hi) {
+    if (bound == MVS_NONE) return fallback;
+    if (bound < 0) return bound + len > lo ? bound + len : lo;
+    return bound < hi ? bound : hi;
+}
+
+int ref_slice_axis(const mvs_slice *src, int ndim, int axis, ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step,
+                   mvs_slice *out) {
+    if (!out || !valid(src, ndim)) return 1;
+    int a = axis < 0 ? axis + ndim : axis;
+    if (a < 0 || a >= ndim || !direct(src)) return 1;
+    if (step == MVS_NONE) step = 1;
+    if (step == 0) return 1;
+    ptrdiff_t len = src->shape[a], stride = src->strides[a];
+    ptrdiff_t lo = step > 0 ? 0 : -1, hi = step > 0 ? len : len - 1;
+    ptrdiff_t first = clamp(start, step > 0 ? lo : hi, len, lo, hi);
+    ptrdiff_t last = clamp(stop, step > 0 ? hi : lo, len, lo, hi);
+    ptrdiff_t count = 0;
+    if (step > 0 && last > first) count = (last - first - 1) / step + 1;
+    if (step < 0 && first > last) count = (first - last - 1) / -step + 1;
+    ptrdiff_t new_stride = stride, offset = 0;
+    if (count > 1 && __builtin_mul_overflow(stride, step, &new_stride)) return 1;
+    if (count > 0 && __builtin_mul_overflow(first, stride, &offset)) return 1;
+    char *data = (char *)src->data + offset;
+    copy_direct(src, ndim, out);
+    out->data = data;
+    out->shape[a] = count;
+    out->strides[a] = new_stride;
+    return 0;
+}
+
+int ref_index_axis(const mvs_slice *src, int ndim, int axis, ptrdiff_t index, mvs_slice *out) {
+    if (!out || !valid(src, ndim)) return 1;
+    int a = axis < 0 ? axis + ndim : axis;
+    if (a < 0 || a >= ndim || !direct(src)) return 1;
+    ptrdiff_t len = src->shape[a], i = index < 0 ? index + len : index, offset;
+    if (i < 0 || i >= len || __builtin_mul_overflow(i, src->strides[a], &offset)) return 1;
+    out->memview = src->memview;
+    out->data = (char *)src->data + offset;
+    /* Axis `a` removed: entry k takes entry k + 1 from `a` on (read before written). */
+    for (int k = 0; k < DIMS - 1; k++) {
+        int from = k + (k >= a);
+        out->shape[k] = src->shape[from] & keep(k, ndim - 1);
+        out->strides[k] = src->strides[from] & keep(k, ndim - 1);
+        out->suboffsets[k] = -1;
+    }
+    out->shape[DIMS - 1] = 0;
+    out->strides[DIMS - 1] = 0;
+    out->suboffsets[DIMS - 1] = -1;
+    return 0;
+}
+
+int ref_transpose(const mvs_slice *src, int ndim, mvs_slice *out) {
+    if (!out || !valid(src, ndim)) return 1;
+    /* Axes reversed, through locals: `out` may be `src`. */
+    ptrdiff_t shape[DIMS], strides[DIMS], suboffsets[DIMS];
+    for (int k = 0; k < DIMS; k++) {
+        int from = k < ndim ? ndim - 1 - k : k;
+        shape[k] = src->shape[from] & keep(k, ndim);
+        strides[k] = src->strides[from] & keep(k, ndim);
+        suboffsets[k] = src->suboffsets[from] | (src->suboffsets[from] >> 63) | ~keep(k, ndim);
+    }
+    out->memview = src->memview;
+    out->data = src->data;
+    for (int k = 0; k < DIMS; k++) {
+        out->shape[k] = shape[k];
+        out->strides[k] = strides[k];
+        out->suboffsets[k] = suboffsets[k];
+    }
+    return 0;
+}

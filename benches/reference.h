@@ -1,0 +1,13 @@
+/* Hand-written C references for benches/icount.c; see benches/reference.c. Each returns 0 on
+ * success, nonzero on error (no message). */
+#ifndef MVS_BENCH_REFERENCE_H
+#define MVS_BENCH_REFERENCE_H
+
+#include "memviewslice.h"
+
+int ref_slice_axis(const mvs_slice *src, int ndim, int axis, ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step,
+                   mvs_slice *out);
+int ref_index_axis(const mvs_slice *src, int ndim, int axis, ptrdiff_t index, mvs_slice *out);
+int ref_transpose(const mvs_slice *src, int ndim, mvs_slice *out);
+
+#endif
