@@ -59,7 +59,7 @@ pub unsafe extern "C" fn mvs_slice_axis(
     out: *mut mvs_slice,
 ) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.slice_axis(axis as isize, start, stop, step)?)) }
+    unsafe { derive_from(src, ndim, out, |p| Ok(p.slice_axis(axis as isize, start, stop, step)?)) }
 }
 
 /// Indexes one axis: `src[..., index, ...]`; the result has `ndim - 1` dimensions. A negative
@@ -82,7 +82,7 @@ pub unsafe extern "C" fn mvs_index_axis(
     out: *mut mvs_slice,
 ) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.index_axis(axis as isize, index, load_pointer)?)) }
+    unsafe { derive_from(src, ndim, out, |p| Ok(p.index_axis(axis as isize, index, load_pointer)?)) }
 }
 
 /// NumPy's basic indexing in one call: `src[items[0], ..., items[nitems - 1]]` with integers,
@@ -171,7 +171,7 @@ pub unsafe extern "C" fn mvs_reshape(
 #[no_mangle]
 pub unsafe extern "C" fn mvs_transpose(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.transpose()?)) }
+    unsafe { derive_from(src, ndim, out, |p| Ok(p.transpose()?)) }
 }
 
 /// Permutes the axes: axis `i` of the result is axis `axes[i]` of `src`

@@ -18,7 +18,7 @@ mod status;
 use core::ffi::{c_char, c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::view::{self, Addr, View};
+use crate::view::{self, Addr, Parts, View, WithAxis};
 
 pub use buffer::*;
 pub use construct::*;
@@ -153,18 +153,16 @@ fn ndim_arg(ndim: c_int) -> Result<usize, Failure> {
     Ok(view::check_ndim(ndim as isize)?)
 }
 
-/// Reads the view at `src` with `ndim` dimensions into `v`, and returns its memview token.
-/// Loading in place rather than returning the view spares a copy of its 208 bytes, which the
-/// compiler does not elide.
+/// The view at `src` with `ndim` dimensions, checked and borrowed in place, and its memview
+/// token.
 ///
 /// # Safety
-/// `src` is NULL or points to a readable `mvs_slice`.
+/// `src` is NULL or points to a readable `mvs_slice`, unchanged while the result lives.
 #[inline(always)]
-unsafe fn view_arg(src: *const mvs_slice, ndim: c_int, v: &mut View<RawPtr>) -> Result<*mut c_void, Failure> {
+unsafe fn parts_arg<'a>(src: *const mvs_slice, ndim: c_int) -> Result<(Parts<'a, RawPtr>, *mut c_void), Failure> {
     // SAFETY: per this function's contract, `src` is readable when not NULL.
     let s = unsafe { src.as_ref() }.ok_or(Failure::Null("src"))?;
-    v.assign(RawPtr(s.data), ndim as isize, &s.shape, &s.strides, &s.suboffsets)?;
-    Ok(s.memview)
+    Ok((Parts::new(RawPtr(s.data), ndim as isize, &s.shape, &s.strides, &s.suboffsets)?, s.memview))
 }
 
 /// The array of `len` items at `ptr`; NULL is accepted when `len` is 0.
@@ -228,13 +226,8 @@ unsafe fn write_out<T>(out: *mut T, value: T) {
 }
 
 /// The body of a derivation: reads `src`, applies `op` to it in place, writes the result (with
-/// `src`'s memview) to `out`. `out` may alias `src`: the source is copied before anything is
-/// written.
-///
-/// This and the helpers it calls are `#[inline(always)]` so that the view is built in the
-/// caller's frame: returning a 208-byte view by value through a call costs a copy and a
-/// store-forwarding stall, about twice the cost of a whole derivation (measured with
-/// `make bench`).
+/// `src`'s memview) to `out`. `out` may alias `src`: nothing is written before the result is
+/// complete.
 ///
 /// # Safety
 /// `src` is NULL or points to a readable `mvs_slice`; `out` is NULL or points to a writable one.
@@ -247,12 +240,70 @@ unsafe fn derive(
 ) -> mvs_status {
     run(|| {
         let out = out_arg(out, "out")?;
-        let mut v = View::empty(RawPtr(core::ptr::null_mut()));
         // SAFETY: per this function's contract.
-        let memview = unsafe { view_arg(src, ndim, &mut v)? };
+        let (parts, memview) = unsafe { parts_arg(src, ndim)? };
+        // Derived where it is loaded: passing the view on by value copies it with `memcpy`.
+        let mut v = parts.view();
         op(&mut v)?;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
-        unsafe { write_out(out, to_slice(&v, memview)) };
+        unsafe { v.write(out, memview) };
+        Ok(())
+    })
+}
+
+/// A derivation's result, as written to the caller's output.
+trait Derived {
+    /// Writes the result, carrying `memview`, to `out`.
+    ///
+    /// # Safety
+    /// `out` is non-NULL and points to writable memory for an `mvs_slice`.
+    unsafe fn write(&self, out: *mut mvs_slice, memview: *mut c_void);
+}
+
+impl Derived for View<RawPtr> {
+    #[inline(always)]
+    unsafe fn write(&self, out: *mut mvs_slice, memview: *mut c_void) {
+        // SAFETY: per this function's contract.
+        unsafe { write_out(out, to_slice(self, memview)) }
+    }
+}
+
+impl Derived for WithAxis<RawPtr> {
+    /// The view, then its axis, in place.
+    #[inline(always)]
+    unsafe fn write(&self, out: *mut mvs_slice, memview: *mut c_void) {
+        // SAFETY: per this function's contract; `axis` is below `MVS_MAX_DIMS`.
+        unsafe {
+            self.view.write(out, memview);
+            (*out).shape[self.axis] = self.len;
+            (*out).strides[self.axis] = self.stride;
+        }
+    }
+}
+
+/// The body of every derivation: reads `src` in place, gets the result from `op`, writes it
+/// (with `src`'s memview) to `out`, which may be `src`: the source is not read once the result
+/// is complete.
+///
+/// This and the helpers it calls are `#[inline(always)]`, so that the result is built in
+/// registers and written once (see [`Parts`]).
+///
+/// # Safety
+/// As for [`derive`].
+#[inline(always)]
+unsafe fn derive_from<R: Derived>(
+    src: *const mvs_slice,
+    ndim: c_int,
+    out: *mut mvs_slice,
+    op: impl FnOnce(Parts<'_, RawPtr>) -> Result<R, Failure>,
+) -> mvs_status {
+    run(|| {
+        let out = out_arg(out, "out")?;
+        // SAFETY: per this function's contract.
+        let (parts, memview) = unsafe { parts_arg(src, ndim)? };
+        let result = op(parts)?;
+        // SAFETY: `out` is non-NULL and writable per this function's contract.
+        unsafe { result.write(out, memview) };
         Ok(())
     })
 }
@@ -306,10 +357,9 @@ where
     run(|| {
         // An array of length 0 may be NULL; the count check below then reports the mismatch.
         let outs = if nouts == 0 { outs } else { out_arg(outs, "outs")? };
-        let mut v = View::empty(RawPtr(core::ptr::null_mut()));
         // SAFETY: per this function's contract.
-        let memview = unsafe { view_arg(src, ndim, &mut v)? };
-        let pieces = op(v)?;
+        let (parts, memview) = unsafe { parts_arg(src, ndim)? };
+        let pieces = op(parts.view())?;
         if nouts != pieces.len() as isize {
             return Err(view::Error::Count { what: "output count", count: nouts }.into());
         }

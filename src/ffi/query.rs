@@ -28,10 +28,9 @@ unsafe fn query<T>(
 ) -> mvs_status {
     run(|| {
         let out = out_arg(out, "out")?;
-        let mut v = View::empty(RawPtr(core::ptr::null_mut()));
         // SAFETY: per this function's contract.
-        unsafe { view_arg(src, ndim, &mut v)? };
-        let value = op(&v)?;
+        let (parts, _) = unsafe { parts_arg(src, ndim)? };
+        let value = op(&parts.view())?;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
         unsafe { write_out(out, value) };
         Ok(())

@@ -5,9 +5,7 @@ use super::*;
 impl<P: Addr> View<P> {
     /// The axes in reverse order (`a.T`).
     pub fn transpose(&mut self) -> Result<()> {
-        self.direct()?;
-        self.shape[..self.ndim].reverse();
-        self.strides[..self.ndim].reverse();
+        *self = self.parts().transpose()?;
         Ok(())
     }
 

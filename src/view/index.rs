@@ -51,11 +51,11 @@ pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Resu
 
 /// What indexing needs to know of one source axis.
 #[derive(Clone, Copy)]
-struct SourceAxis {
-    axis: usize,
-    len: isize,
-    stride: isize,
-    suboffset: isize,
+pub(super) struct SourceAxis {
+    pub(super) axis: usize,
+    pub(super) len: isize,
+    pub(super) stride: isize,
+    pub(super) suboffset: isize,
 }
 
 /// `index` in `0..len`, negatives counting from the end.
@@ -72,19 +72,14 @@ impl<P: Addr> View<P> {
     /// `self[..., start:stop:step, ...]` on `axis`, with Python's semantics. A result of length
     /// 0 keeps the data address; a result of length 0 or 1 keeps the source stride.
     pub fn slice_axis(&mut self, axis: isize, start: isize, stop: isize, step: isize) -> Result<()> {
-        let axis = self.axis(axis)?;
-        let (len, stride) = self.apply_slice(axis, self.shape[axis], self.strides[axis], start, stop, step)?;
-        self.shape[axis] = len;
-        self.strides[axis] = stride;
+        *self = self.parts().slice_axis(axis, start, stop, step)?.into_view();
         Ok(())
     }
 
     /// `self[..., index, ...]` on `axis`: the axis is dropped. An indirect axis can be indexed
     /// only when it is the first; the data address then becomes `deref(address) + suboffset`.
     pub fn index_axis(&mut self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<()> {
-        let axis = self.axis(axis)?;
-        self.apply_index(axis, self.source_axis(axis), index, deref)?;
-        self.remove_axis(axis);
+        *self = self.parts().index_axis(axis, index, deref)?;
         Ok(())
     }
 
@@ -125,6 +120,8 @@ impl<P: Addr> View<P> {
         // The result is built axis by axis; `axis` is the next source axis to consume. An
         // ellipsis (explicit, or implicit at the end) keeps the `rest` axes it stands for.
         let rest = self.ndim - consumed;
+        // `out` has the source's axes or new ones: it is direct when the source is.
+        let src = self.parts();
         let mut out = View::empty(self.data);
         let mut axis = 0;
         let keep = |out: &mut Self, axis: &mut usize| {
@@ -137,11 +134,14 @@ impl<P: Addr> View<P> {
             let at = out.ndim;
             match *item.borrow() {
                 Item::Index(i) => {
-                    out.apply_index(at, self.source_axis(axis), i, &mut deref)?;
+                    let origin = out.parts_direct(src.all_direct).indexed(at, src.source_axis(axis), i, &mut deref)?;
+                    out.move_origin(origin);
                     axis += 1;
                 }
                 Item::Slice { start, stop, step } => {
-                    let (len, stride) = out.apply_slice(at, self.shape[axis], self.strides[axis], start, stop, step)?;
+                    let (origin, len, stride) =
+                        out.parts_direct(src.all_direct).sliced(at, src.source_axis(axis), start, stop, step)?;
+                    out.move_origin(origin);
                     out.push_axis(len, stride, self.suboffsets[axis]);
                     axis += 1;
                 }
@@ -154,46 +154,6 @@ impl<P: Addr> View<P> {
         }
         self.replace(&out);
         Ok(())
-    }
-
-    /// The description of source `axis` that indexing needs.
-    fn source_axis(&self, axis: usize) -> SourceAxis {
-        SourceAxis { axis, len: self.shape[axis], stride: self.strides[axis], suboffset: self.suboffsets[axis] }
-    }
-
-    /// Moves the origin of this view to position `index` of `src`, an axis that would sit at
-    /// position `at` (all axes before `at` are kept). An indirect axis is dereferenced, which
-    /// is possible only when no axis is kept before it.
-    fn apply_index(&mut self, at: usize, src: SourceAxis, index: isize, mut deref: impl FnMut(P) -> P) -> Result<()> {
-        let i = wrap_index(index, src.axis, src.len)?;
-        if src.suboffset >= 0 && at > 0 {
-            return Err(Error::Indirect { axis: src.axis });
-        }
-        self.shift(at, mul(i, src.stride)?)?;
-        if src.suboffset >= 0 {
-            self.data = deref(self.data).byte_offset(src.suboffset);
-        }
-        Ok(())
-    }
-
-    /// Moves the origin of this view to the first position of `start:stop:step` along an axis
-    /// of `len` and `stride` that sits at position `at`; returns the sliced length and stride.
-    #[inline(always)]
-    fn apply_slice(
-        &mut self,
-        at: usize,
-        len: isize,
-        stride: isize,
-        start: isize,
-        stop: isize,
-        step: isize,
-    ) -> Result<(isize, isize)> {
-        let (first, count, step) = slice_indices(len, start, stop, step)?;
-        let new_stride = if count > 1 { mul(stride, step)? } else { stride };
-        if count > 0 {
-            self.shift(at, mul(first, stride)?)?;
-        }
-        Ok((count, new_stride))
     }
 
     /// `self[..., ::-1, ...]` on `axis`. Direct views only.

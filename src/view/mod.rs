@@ -12,6 +12,7 @@ mod construct;
 mod diagonal;
 mod error;
 mod index;
+mod parts;
 mod query;
 mod reshape;
 mod split;
@@ -19,6 +20,7 @@ mod window;
 
 pub use error::{Error, Kind, Result};
 pub use index::Item;
+pub use parts::{Parts, WithAxis};
 
 /// Most dimensions a view can have (as in Cython).
 pub const MAX_DIMS: usize = 8;
@@ -85,7 +87,6 @@ impl<P: Addr> View<P> {
     /// A view from its parts, checking `ndim`, that no extent is negative and that the distance
     /// between its extreme elements fits in `isize` ([`Error::Overflow`] otherwise). Entries
     /// past `ndim` are ignored; negative suboffsets all mean "direct" and are stored as -1.
-    #[inline(always)]
     pub fn new(
         data: P,
         ndim: isize,
@@ -93,52 +94,10 @@ impl<P: Addr> View<P> {
         strides: &[isize; MAX_DIMS],
         suboffsets: &[isize; MAX_DIMS],
     ) -> Result<Self> {
-        let mut v = View::empty(data);
-        v.assign(data, ndim, shape, strides, suboffsets)?;
-        Ok(v)
+        Ok(Parts::new(data, ndim, shape, strides, suboffsets)?.view())
     }
 
-    /// [`View::new`] written into this view, which is left unchanged on error. Loading a view
-    /// in place spares the copy that returning 208 bytes by value costs.
-    #[inline(always)]
-    pub fn assign(
-        &mut self,
-        data: P,
-        ndim: isize,
-        shape: &[isize; MAX_DIMS],
-        strides: &[isize; MAX_DIMS],
-        suboffsets: &[isize; MAX_DIMS],
-    ) -> Result<()> {
-        let n = check_ndim(ndim)?;
-        // Straight-line code over all 8 entries, which the compiler vectorizes: entries past
-        // `ndim` are cleared through the mask of the axes below it. The checks read the
-        // arguments, and the view is written last, so that no copy of the arrays is kept.
-        let keep = &KEEP[n];
-        // Validation, fast in the common case: when every extent is below 2^30 (a negative one
-        // is not, as an unsigned number) and every stride is in -2^29..2^29, the span is below
-        // 8 * 2^59 and fits.
-        let large = (0..MAX_DIMS).fold(0, |acc, i| {
-            acc | (shape[i] & keep[i]) as usize | (strides[i] & keep[i]).wrapping_add(1 << 29) as usize
-        });
-        if large >= 1 << 30 {
-            if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
-                return Err(Error::NegativeDim { axis, len: shape[axis] });
-            }
-            span(&shape[..n], &strides[..n])?;
-        }
-        self.data = data;
-        self.ndim = n;
-        for i in 0..MAX_DIMS {
-            self.shape[i] = shape[i] & keep[i];
-            self.strides[i] = strides[i] & keep[i];
-            // Negative suboffsets and those past `ndim` become -1.
-            self.suboffsets[i] = suboffsets[i] | (suboffsets[i] >> (isize::BITS - 1)) | !keep[i];
-        }
-        Ok(())
-    }
-
-    /// A view with no axis at `data`: the start of a view built axis by axis, or loaded with
-    /// [`View::assign`].
+    /// A view with no axis at `data`: the start of a view built axis by axis.
     pub fn empty(data: P) -> Self {
         View { data, ndim: 0, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] }
     }
@@ -188,63 +147,16 @@ impl<P: Addr> View<P> {
         normalize_axis(axis, self.ndim)
     }
 
-    /// Whether every axis is direct. Entries past `ndim` are -1, so all 8 suboffsets are
-    /// negative exactly then: a branch-free test of their AND's sign.
-    #[inline(always)]
-    fn all_direct(&self) -> bool {
-        self.suboffsets.iter().fold(-1, |acc, &s| acc & s) < 0
-    }
-
     /// Refuses views with an indirect axis.
     #[inline(always)]
     fn direct(&self) -> Result<()> {
-        if self.all_direct() {
-            return Ok(());
-        }
-        match self.suboffsets[..self.ndim].iter().position(|&s| s >= 0) {
-            Some(axis) => Err(Error::Indirect { axis }),
-            None => Ok(()),
-        }
+        self.parts().direct()
     }
 
-    /// The last indirect axis before `axis`, whose suboffset absorbs offsets along `axis`.
-    #[inline(always)]
-    fn indirect_before(&self, axis: usize) -> Option<usize> {
-        if self.all_direct() {
-            return None;
-        }
-        self.suboffsets[..axis].iter().rposition(|&s| s >= 0)
-    }
-
-    /// Moves the element origin by `bytes` along `axis`: onto the data address, or, behind an
-    /// indirect axis, onto that axis's suboffset (PEP 3118).
-    #[inline(always)]
-    fn shift(&mut self, axis: usize, bytes: isize) -> Result<()> {
-        match self.indirect_before(axis) {
-            Some(j) => {
-                // PEP 3118 reads a negative suboffset as "direct": it cannot hold this offset.
-                match self.suboffsets[j].checked_add(bytes).ok_or(Error::Overflow)? {
-                    s if s < 0 => return Err(Error::NegativeSuboffset { axis: j }),
-                    s => self.suboffsets[j] = s,
-                }
-            }
-            None => self.data = self.data.byte_offset(bytes),
-        }
-        Ok(())
-    }
-
-    /// Removes `axis`, shifting later axes down. Fixed-size selects rather than `copy_within`,
-    /// which calls `memmove` three times (a third of an `index_axis`, callgrind).
+    /// Removes `axis`, shifting later axes down.
     #[inline(always)]
     fn remove_axis(&mut self, axis: usize) {
-        for a in [&mut self.shape, &mut self.strides, &mut self.suboffsets] {
-            let old = *a;
-            for i in 0..MAX_DIMS - 1 {
-                a[i] = old[i + (i >= axis) as usize];
-            }
-        }
-        self.ndim -= 1;
-        self.clear_axis(self.ndim);
+        *self = self.parts().without_axis(axis);
     }
 
     /// Inserts a direct axis at `axis` (the caller checked room), shifting later axes up.
@@ -265,12 +177,6 @@ impl<P: Addr> View<P> {
         self.strides[at] = stride;
         self.suboffsets[at] = suboffset;
         self.ndim += 1;
-    }
-
-    fn clear_axis(&mut self, axis: usize) {
-        self.shape[axis] = 0;
-        self.strides[axis] = 0;
-        self.suboffsets[axis] = -1;
     }
 
     /// Whether the view has no element.

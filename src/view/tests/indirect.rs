@@ -251,13 +251,13 @@ fn suboffset_must_not_become_negative() {
 }
 
 /// A pseudo-random but deterministic "pointer stored at p", for property tests.
-fn fake_deref(p: usize) -> usize {
+pub(super) fn fake_deref(p: usize) -> usize {
     ((p as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24) as usize & !7
 }
 
 /// Indirect views with non-negative strides (so suboffsets stay valid): 1..=5 axes, some
 /// indirect with suboffsets 0..=32.
-fn arb_indirect() -> impl Strategy<Value = V> {
+pub(super) fn arb_indirect() -> impl Strategy<Value = V> {
     (prop::collection::vec((1..=3isize, 0..=24isize, prop_oneof![Just(-1isize), 0..=32isize]), 1..=5), 0..4096usize)
         .prop_map(|(axes, data)| {
             let shape: Vec<isize> = axes.iter().map(|a| a.0).collect();

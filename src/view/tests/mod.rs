@@ -26,6 +26,7 @@ mod errors;
 mod garbage;
 mod indexing;
 mod indirect;
+mod parts;
 mod queries;
 mod reshape;
 mod shape_ops;
