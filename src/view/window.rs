@@ -20,7 +20,9 @@ impl<P: Addr> View<P> {
         if step <= 0 {
             return Err(Error::WindowStep { step });
         }
-        let count = (len - window) / step + 1;
+        // Overflows only for `window == 0` on an axis of `isize::MAX` positions (a zero-size
+        // view may have one).
+        let count = add((len - window) / step, 1)?;
         if count > 1 {
             self.strides[axis] = mul(stride, step)?;
         }

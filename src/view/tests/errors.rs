@@ -281,6 +281,9 @@ fn overflow_in_offsets_and_strides() {
     assert_eq!(zero.item_count(), Ok(0));
     assert_eq!(zero.byte_count(8), Ok(0));
     assert_eq!(zero.derive(|w| w.reshape(8, &[0], Order::C)).map(|v| dims(&v)), Ok(vec![0]));
+    // ... and the M + 1 empty windows of an axis of M positions do not fit.
+    assert_eq!(zero.derive(|w| w.sliding_window(1, 0, 1)), Err(Error::Overflow));
+    assert_eq!(zero.derive(|w| w.sliding_window(1, 0, 2)).map(|v| dims(&v)), Ok(vec![2, M / 2 + 1, 0, 0]));
     // Contiguous layouts whose strides overflow.
     assert_eq!(View::contiguous(BASE, 4, &[1 << 61, 2], Order::C), Err(Error::Overflow));
     assert_eq!(View::contiguous(BASE, 4, &[2, 1 << 61], Order::F), Err(Error::Overflow));
