@@ -122,6 +122,7 @@ impl<P: Addr> View<P> {
         let rest = self.ndim - consumed;
         // `out` has the source's axes or new ones: it is direct when the source is.
         let src = self.parts();
+        let direct = src.all_direct();
         let mut out = View::empty(self.data);
         let mut axis = 0;
         let keep = |out: &mut Self, axis: &mut usize| {
@@ -134,13 +135,13 @@ impl<P: Addr> View<P> {
             let at = out.ndim;
             match *item.borrow() {
                 Item::Index(i) => {
-                    let origin = out.parts_direct(src.all_direct).indexed(at, src.source_axis(axis), i, &mut deref)?;
+                    let origin = out.parts_direct(direct).indexed(at, src.source_axis(axis), i, &mut deref)?;
                     out.move_origin(origin);
                     axis += 1;
                 }
                 Item::Slice { start, stop, step } => {
                     let (origin, len, stride) =
-                        out.parts_direct(src.all_direct).sliced(at, src.source_axis(axis), start, stop, step)?;
+                        out.parts_direct(direct).sliced(at, src.source_axis(axis), start, stop, step)?;
                     out.move_origin(origin);
                     out.push_axis(len, stride, self.suboffsets[axis]);
                     axis += 1;

@@ -19,8 +19,9 @@ pub struct Parts<'a, P> {
     shape: &'a [isize; MAX_DIMS],
     strides: &'a [isize; MAX_DIMS],
     suboffsets: &'a [isize; MAX_DIMS],
-    /// Whether every axis is direct (false is always safe: see [`View::parts_direct`]).
-    pub(super) all_direct: bool,
+    /// True when every axis is known to be direct; false says nothing (see
+    /// [`Parts::all_direct`]).
+    known_direct: bool,
 }
 
 /// Where a derivation moves the element origin: the data address, and the suboffset of an
@@ -56,10 +57,7 @@ impl<'a, P: Addr> Parts<'a, P> {
             }
             span(&shape[..n], &strides[..n])?;
         }
-        // Every axis is direct when the AND of the suboffsets, those past `ndim` counting as
-        // -1, is negative: a branch-free test.
-        let all_direct = (0..MAX_DIMS).fold(-1, |acc, i| acc & (suboffsets[i] | !keep[i])) < 0;
-        Ok(Parts { data, ndim: n, shape, strides, suboffsets, all_direct })
+        Ok(Parts { data, ndim: n, shape, strides, suboffsets, known_direct: false })
     }
 
     /// The view these parts describe: entries past `ndim` cleared, negative suboffsets -1.
@@ -71,13 +69,21 @@ impl<'a, P: Addr> Parts<'a, P> {
         let keep = &KEEP[self.ndim];
         let mut v = View::empty(self.data);
         v.ndim = self.ndim;
-        for i in 0..MAX_DIMS {
-            v.shape[i] = self.shape[i] & keep[i];
-            v.strides[i] = self.strides[i] & keep[i];
+        for (i, &k) in keep.iter().enumerate() {
+            v.shape[i] = self.shape[i] & k;
+            v.strides[i] = self.strides[i] & k;
             let s = self.suboffsets[i];
-            v.suboffsets[i] = s | (s >> (isize::BITS - 1)) | !keep[i];
+            v.suboffsets[i] = s | (s >> (isize::BITS - 1)) | !k;
         }
         v
+    }
+
+    /// Whether every axis is direct: known, or a branch-free test of the sign of the AND of
+    /// the suboffsets, those past `ndim` counting as -1.
+    #[inline(always)]
+    pub(super) fn all_direct(&self) -> bool {
+        let keep = &KEEP[self.ndim];
+        self.known_direct || (0..MAX_DIMS).fold(-1, |acc, i| acc & (self.suboffsets[i] | !keep[i])) < 0
     }
 
     /// The axis `axis` names, counting negatives from the end.
@@ -89,7 +95,7 @@ impl<'a, P: Addr> Parts<'a, P> {
     /// Refuses views with an indirect axis.
     #[inline(always)]
     pub(super) fn direct(&self) -> Result<()> {
-        if self.all_direct {
+        if self.all_direct() {
             return Ok(());
         }
         match self.suboffsets[..self.ndim].iter().position(|&s| s >= 0) {
@@ -108,7 +114,7 @@ impl<'a, P: Addr> Parts<'a, P> {
     /// axis, that axis's suboffset (PEP 3118).
     #[inline(always)]
     fn shifted(&self, axis: usize, bytes: isize) -> Result<Origin<P>> {
-        let behind = if self.all_direct { None } else { self.suboffsets[..axis].iter().rposition(|&s| s >= 0) };
+        let behind = if self.all_direct() { None } else { self.suboffsets[..axis].iter().rposition(|&s| s >= 0) };
         Ok(match behind {
             Some(j) => match self.suboffsets[j].checked_add(bytes).ok_or(Error::Overflow)? {
                 // PEP 3118 reads a negative suboffset as "direct": it cannot hold this offset.
@@ -225,18 +231,17 @@ impl<P: Addr> View<P> {
         self.parts_direct(self.suboffsets.iter().fold(-1, |acc, &s| acc & s) < 0)
     }
 
-    /// [`View::parts`] when whether every axis is direct is known: `all_direct` may be false for a
-    /// direct view (the parts then look for indirect axes and find none), never true for an
-    /// indirect one.
+    /// [`View::parts`], telling them whether every axis is known to be direct: true only when
+    /// it is, false when unknown.
     #[inline(always)]
-    pub(super) fn parts_direct(&self, all_direct: bool) -> Parts<'_, P> {
+    pub(super) fn parts_direct(&self, known_direct: bool) -> Parts<'_, P> {
         Parts {
             data: self.data,
             ndim: self.ndim,
             shape: &self.shape,
             strides: &self.strides,
             suboffsets: &self.suboffsets,
-            all_direct,
+            known_direct,
         }
     }
 
