@@ -277,10 +277,10 @@ impl<P: Addr> View<P> {
 /// on the local view before it is copied out, the copy stalls on store forwarding (a slice
 /// then took 29 ns against 17.5, `make besttime`).
 pub struct WithAxis<P> {
-    pub view: View<P>,
-    pub axis: usize,
-    pub len: isize,
-    pub stride: isize,
+    pub(crate) view: View<P>,
+    pub(crate) axis: usize,
+    pub(crate) len: isize,
+    pub(crate) stride: isize,
 }
 
 impl<P: Addr> WithAxis<P> {
