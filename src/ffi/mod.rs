@@ -1,7 +1,7 @@
 //! The C API. Exported functions only convert pointers, check arguments and map errors; the
 //! arithmetic is in [`crate::view`] and [`crate::memory`]. Every raw-pointer access of the view
 //! functions is in this file; the owned objects keep theirs (allocation, reference counting) in
-//! `buffer.rs` and `pool.rs`, next to the objects, using [`try_box`] and [`free_box`] here.
+//! `buffer.rs` and `pool.rs`, next to the objects, using `try_box` and `free_box` here.
 //!
 //! NULL policy: a NULL pointer where a value is required is `MVS_ERR_NULL`; an array argument
 //! of length 0 may be NULL.
