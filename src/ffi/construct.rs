@@ -102,9 +102,9 @@ pub unsafe extern "C" fn mvs_subview(
 ) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe {
-        derive(src, ndim, out, |v| {
+        derive_from(src, ndim, out, |src| {
             let shape = array_arg(shape, ndim_arg(out_ndim)?, "shape")?;
-            Ok(v.subview(itemsize, offset, shape, Order::from_char(order)?)?)
+            Ok(src.subview(itemsize, offset, shape, Order::from_char(order)?)?)
         })
     }
 }

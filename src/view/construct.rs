@@ -2,15 +2,56 @@
 
 use super::*;
 
+/// The contiguous view of the first `ndim` extents of `shape` (checked by [`check_shape`]; the
+/// entries past `ndim` are 0) at `data`, in `order`. Zero extents count as 1 when computing
+/// strides (as NumPy does), so strides stay meaningful.
+///
+/// Built over all 8 entries at fixed indices, so that the view can stay in registers: with
+/// strides written at variable indices it lives in memory, and copying it to the caller's
+/// output stalls on store forwarding. Built that way, and derived in place in a local view, a
+/// subview took 44.8 ns against 32.8 now, a reshape 41.2 against 31.1 (`make besttime`).
+#[inline(always)]
+pub(super) fn contiguous_view<P>(
+    data: P,
+    itemsize: isize,
+    ndim: usize,
+    shape: [isize; MAX_DIMS],
+    order: Order,
+) -> Result<View<P>> {
+    let keep = &KEEP[ndim];
+    let mut strides = [0; MAX_DIMS];
+    // Every stride is a partial product of the extents times `itemsize` (past `ndim`, the
+    // extents are 0, which count as 1): when the full product fits, they all do.
+    let (mut stride, mut overflow) = (itemsize, false);
+    let mut step = |i: usize| {
+        strides[i] = stride & keep[i];
+        let (next, o) = stride.overflowing_mul(shape[i].max(1));
+        (stride, overflow) = (next, overflow | o);
+    };
+    match order {
+        Order::C => {
+            for i in (0..MAX_DIMS).rev() {
+                step(i);
+            }
+        }
+        Order::F => {
+            for i in 0..MAX_DIMS {
+                step(i);
+            }
+        }
+    }
+    if overflow {
+        return Err(Error::Overflow);
+    }
+    Ok(View { data, ndim, shape, strides, suboffsets: [-1; MAX_DIMS] })
+}
+
 impl<P: Addr> View<P> {
     /// A contiguous view of `shape` at `data`, in C or F order. Zero extents count as 1 when
     /// computing strides (as NumPy does), so strides stay meaningful.
     pub fn contiguous(data: P, itemsize: isize, shape: &[isize], order: Order) -> Result<Self> {
         let itemsize = check_itemsize(itemsize)?;
-        check_extents(shape)?;
-        let mut v = View::empty(data);
-        v.set_contiguous(itemsize, shape, order)?;
-        Ok(v)
+        contiguous_view(data, itemsize, shape.len(), check_shape(shape)?, order)
     }
 
     /// A view with explicit `shape` and byte `strides` (any sign, 0 allowed) at `data`. Fails
@@ -32,53 +73,31 @@ impl<P: Addr> View<P> {
     /// A contiguous view of `shape` (in `order`) starting `offset` items into this view, which
     /// must be contiguous (NumPy's rule, either order) and direct. Fails when it does not fit.
     pub fn subview(&mut self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<()> {
+        *self = self.parts().subview(itemsize, offset, shape, order)?;
+        Ok(())
+    }
+}
+
+impl<P: Addr> Parts<'_, P> {
+    /// [`View::subview`] of these parts.
+    #[inline(always)]
+    pub fn subview(&self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<View<P>> {
         let itemsize = check_itemsize(itemsize)?;
         self.direct()?;
-        if !self.is_contiguous(itemsize, Order::C, false)? && !self.is_contiguous(itemsize, Order::F, false)? {
-            return Err(Error::NotContiguous);
-        }
+        let have = match self.contiguous_items(itemsize, Order::C, false) {
+            Some(count) => count,
+            None => self.contiguous_items(itemsize, Order::F, false).ok_or(Error::NotContiguous)?,
+        };
         if offset < 0 {
             return Err(Error::NegativeOffset { offset });
         }
-        let have = self.item_count()?;
-        check_extents(shape)?;
+        let have = have?;
+        let dims = check_shape(shape)?;
         let need = product(shape)?;
         if offset > have || need > have - offset {
             return Err(Error::SubviewTooLarge { offset, need, have });
         }
         let data = self.data.byte_offset(mul(offset, itemsize)?);
-        self.set_contiguous(itemsize, shape, order)?;
-        self.data = data;
-        Ok(())
-    }
-
-    /// Makes the axes a contiguous layout of `shape` in `order`, all direct, keeping the data
-    /// address; `itemsize` and `shape` were checked ([`check_extents`]). Zero extents count as 1
-    /// when computing strides (as NumPy does). On error the view is unchanged. Written entry by
-    /// entry into the view: a whole-array copy of just-written locals would stall on store
-    /// forwarding.
-    pub(super) fn set_contiguous(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
-        // Every stride is a partial product of the extents times `itemsize`: when the full
-        // product fits, they all do.
-        shape.iter().try_fold(itemsize, |acc, &len| acc.checked_mul(len.max(1))).ok_or(Error::Overflow)?;
-        let n = shape.len();
-        let mut stride = itemsize;
-        for k in 0..n {
-            let axis = match order {
-                Order::C => n - 1 - k,
-                Order::F => k,
-            };
-            self.strides[axis] = stride;
-            stride = stride.wrapping_mul(shape[axis].max(1));
-        }
-        for axis in n..MAX_DIMS {
-            self.strides[axis] = 0;
-        }
-        for (axis, len) in self.shape.iter_mut().enumerate() {
-            *len = shape.get(axis).copied().unwrap_or(0);
-        }
-        self.suboffsets = [-1; MAX_DIMS];
-        self.ndim = n;
-        Ok(())
+        contiguous_view(data, itemsize, shape.len(), dims, order)
     }
 }

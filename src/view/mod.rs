@@ -232,12 +232,16 @@ fn normalize_axis(axis: isize, ndim: usize) -> Result<usize> {
     }
 }
 
-/// A target shape, checked for ndim and negative extents, as a fixed array.
+/// A target shape, checked for ndim and negative extents, as a fixed array (0 past its length)
+/// built at fixed indices, so that it can stay in registers.
+#[inline(always)]
 fn check_shape(shape: &[isize]) -> Result<[isize; MAX_DIMS]> {
     check_extents(shape)?;
-    let mut out = [0; MAX_DIMS];
-    out[..shape.len()].copy_from_slice(shape);
-    Ok(out)
+    let mut dims = [0; MAX_DIMS];
+    for (i, len) in dims.iter_mut().enumerate() {
+        *len = shape.get(i).copied().unwrap_or(0);
+    }
+    Ok(dims)
 }
 
 /// Checks a target shape for ndim and negative extents.
@@ -252,11 +256,18 @@ fn check_extents(shape: &[isize]) -> Result<()> {
 }
 
 /// The product of `shape`, checked; 0 when any extent is 0, whatever the others.
+#[inline(always)]
 fn product(shape: &[isize]) -> Result<isize> {
-    if shape.contains(&0) {
-        return Ok(0);
+    let (mut p, mut overflow, mut zero) = (1isize, false, false);
+    for &len in shape {
+        let (next, o) = p.overflowing_mul(len);
+        (p, overflow, zero) = (next, overflow | o, zero | (len == 0));
     }
-    shape.iter().try_fold(1isize, |acc, &n| acc.checked_mul(n)).ok_or(Error::Overflow)
+    match (zero, overflow) {
+        (true, _) => Ok(0),
+        (false, true) => Err(Error::Overflow),
+        (false, false) => Ok(p),
+    }
 }
 
 fn mul(a: isize, b: isize) -> Result<isize> {

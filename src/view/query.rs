@@ -9,29 +9,7 @@ impl<P: Addr> View<P> {
     /// `itemsize`). Views with an indirect axis are never contiguous.
     pub fn is_contiguous(&self, itemsize: isize, order: Order, strict: bool) -> Result<bool> {
         let itemsize = check_itemsize(itemsize)?;
-        if self.direct().is_err() {
-            return Ok(false);
-        }
-        let n = self.ndim;
-        if !strict && self.is_empty() {
-            return Ok(true);
-        }
-        // None once the product overflows isize: it then equals no stride.
-        let mut expected = Some(itemsize);
-        let mut check = |axis: usize| {
-            let (len, stride) = (self.shape[axis], self.strides[axis]);
-            if strict || len != 1 {
-                if expected != Some(stride) {
-                    return false;
-                }
-                expected = stride.checked_mul(len);
-            }
-            true
-        };
-        Ok(match order {
-            Order::C => (0..n).rev().all(&mut check),
-            Order::F => (0..n).all(&mut check),
-        })
+        Ok(self.parts().contiguous_items(itemsize, order, strict).is_some())
     }
 
     /// The number of items, checked.

@@ -1,5 +1,6 @@
 //! Reshaping without a copy, by NumPy's rule. Direct views only.
 
+use super::construct::contiguous_view;
 use super::*;
 
 impl<P: Addr> View<P> {
@@ -7,22 +8,35 @@ impl<P: Addr> View<P> {
     /// [`Error::NeedsCopy`]. One entry of `shape` may be negative (conventionally -1): it is
     /// inferred, as NumPy does for any negative entry. A zero-size view always
     /// reshapes, to contiguous strides.
+    pub fn reshape(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
+        *self = self.parts().reshape(itemsize, shape, order)?;
+        Ok(())
+    }
+}
+
+impl<P: Addr> Parts<'_, P> {
+    /// [`View::reshape`] of these parts.
     ///
     /// The rule: axes of length 1 are dropped; old and new axes are walked together, the side
     /// with the smaller product growing until the products match; each such group of old axes
     /// must chain (C order: `stride[k] == shape[k+1] * stride[k+1]`, F order the mirror); the
     /// innermost new axis of a group takes the innermost old stride and each outer one
     /// multiplies by the next extent. Trailing new axes of length 1 continue the last stride.
-    pub fn reshape(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
+    #[inline(always)]
+    pub fn reshape(&self, itemsize: isize, shape: &[isize], order: Order) -> Result<View<P>> {
         let itemsize = check_itemsize(itemsize)?;
         self.direct()?;
-        let mut dims = [0isize; MAX_DIMS];
-        self.resolve_shape(shape, &mut dims)?;
-        let n = shape.len();
         // A zero-size view, or one contiguous in `order` (as NumPy checks first too), takes
         // contiguous strides: what the walk below gives them, for less work.
-        if self.is_empty() || self.is_contiguous(itemsize, order, false)? {
-            return self.set_contiguous(itemsize, &dims[..n], order);
+        let contiguous = self.contiguous_items(itemsize, order, false);
+        let size = match contiguous {
+            Some(count) => count,
+            None => product(&self.shape[..self.ndim]),
+        };
+        let dims = resolve_shape(shape, size)?;
+        let n = shape.len();
+        if contiguous.is_some() {
+            return contiguous_view(self.data, itemsize, n, dims, order);
         }
         // The source without its length-1 axes, in the order the walk visits them: C order
         // walks from the outermost axis, F order from the innermost, so F reuses C's walk on
@@ -68,42 +82,52 @@ impl<P: Addr> View<P> {
         }
         let last = if ni > 0 { new_stride[ni - 1] } else { itemsize };
         new_stride[ni..n].fill(last);
-        // Written entry by entry into the view (no whole-array copy of freshly written locals,
-        // which would stall on store forwarding).
+        let mut v = View::empty(self.data);
+        v.ndim = n;
         for a in 0..MAX_DIMS {
             // Walk position of axis `a` (entries past `n` of the walk arrays are 0).
             let k = if a < n && order == Order::F { n - 1 - a } else { a };
-            self.shape[a] = new_len[k];
-            self.strides[a] = new_stride[k];
+            v.shape[a] = new_len[k];
+            v.strides[a] = new_stride[k];
         }
-        self.ndim = n;
-        Ok(())
+        Ok(v)
     }
+}
 
-    /// `shape` with its negative entry (if any) replaced by the extent that keeps the item count.
-    fn resolve_shape(&self, shape: &[isize], dims: &mut [isize; MAX_DIMS]) -> Result<()> {
-        if shape.len() > MAX_DIMS {
-            return Err(Error::TooManyDims { ndim: shape.len() });
-        }
-        let mut unknown = None;
-        let mut known = 1isize;
-        for (axis, &len) in shape.iter().enumerate() {
-            if len < 0 {
-                if unknown.replace(axis).is_some() {
-                    return Err(Error::MultipleUnknown);
-                }
-            } else {
-                known = mul(known, len)?;
-                dims[axis] = len;
-            }
-        }
-        let size = self.item_count()?;
-        match unknown {
-            Some(_) if known == 0 => return Err(Error::UnknownWithZero),
-            Some(axis) if size % known == 0 => dims[axis] = size / known,
-            _ if known == size => {}
-            _ => return Err(Error::SizeMismatch { from: size, to: if unknown.is_some() { -1 } else { known } }),
-        }
-        Ok(())
+/// `shape` with its negative entry (if any) replaced by the extent that keeps the item count
+/// `size` (an error when the source's item count overflows, reported after the errors of
+/// `shape` itself), as a fixed array built at fixed indices (see [`contiguous_view`]).
+#[inline(always)]
+fn resolve_shape(shape: &[isize], size: Result<isize>) -> Result<[isize; MAX_DIMS]> {
+    if shape.len() > MAX_DIMS {
+        return Err(Error::TooManyDims { ndim: shape.len() });
     }
+    let mut unknown = false;
+    let mut known = 1isize;
+    for &len in shape {
+        if len < 0 {
+            if unknown {
+                return Err(Error::MultipleUnknown);
+            }
+            unknown = true;
+        } else {
+            known = mul(known, len)?;
+        }
+    }
+    let size = size?;
+    let inferred = match unknown {
+        true if known == 0 => return Err(Error::UnknownWithZero),
+        true if size % known == 0 => size / known,
+        false if known == size => 0,
+        _ => return Err(Error::SizeMismatch { from: size, to: if unknown { -1 } else { known } }),
+    };
+    let mut dims = [0; MAX_DIMS];
+    for (i, dim) in dims.iter_mut().enumerate() {
+        *dim = match shape.get(i) {
+            Some(&len) if len < 0 => inferred,
+            Some(&len) => len,
+            None => 0,
+        };
+    }
+    Ok(dims)
 }

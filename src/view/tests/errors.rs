@@ -276,6 +276,13 @@ fn overflow_in_offsets_and_strides() {
     assert_eq!(big.item_count(), Err(Error::Overflow));
     assert_eq!(big.byte_count(1), Err(Error::Overflow));
     assert_eq!(big.derive(|w| w.reshape(1, &[-1], Order::C)), Err(Error::Overflow));
+    // A contiguous view of 1-byte items whose span is exactly MAX has M + 1 items: the count
+    // found while checking contiguity overflows too.
+    let full = raw(BASE, &[1 << 62, 2], &[2, 1], &[]);
+    assert_eq!(full.is_contiguous(1, Order::C, false), Ok(true));
+    assert_eq!(full.derive(|w| w.subview(1, 0, &[1], Order::C)), Err(Error::Overflow));
+    assert_eq!(full.derive(|w| w.reshape(1, &[-1], Order::C)), Err(Error::Overflow));
+    assert_eq!(full.derive(|w| w.reshape(1, &[-1, 2], Order::C)), Err(Error::Overflow));
     // ... but a zero extent makes the count 0 whatever the others.
     let zero = raw(BASE, &[2, M, 0], &[8, 8, 8], &[]);
     assert_eq!(zero.item_count(), Ok(0));
