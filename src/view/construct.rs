@@ -18,30 +18,29 @@ pub(super) fn contiguous_view<P>(
     shape: [isize; MAX_DIMS],
     order: Order,
 ) -> Result<View<P>> {
-    let keep = &KEEP[ndim];
-    let mut strides = [0; MAX_DIMS];
     // Every stride is a partial product of the extents times `itemsize` (past `ndim`, the
     // extents are 0, which count as 1): when the full product fits, they all do.
-    let (mut stride, mut overflow) = (itemsize, false);
+    let mut strides = [0; MAX_DIMS];
+    let mut stride = itemsize;
     let mut step = |i: usize| {
-        strides[i] = stride & keep[i];
-        let (next, o) = stride.overflowing_mul(shape[i].max(1));
-        (stride, overflow) = (next, overflow | o);
+        strides[i] = stride;
+        stride = stride.checked_mul(shape[i].max(1)).ok_or(Error::Overflow)?;
+        Ok(())
     };
     match order {
         Order::C => {
             for i in (0..MAX_DIMS).rev() {
-                step(i);
+                step(i)?;
             }
         }
         Order::F => {
             for i in 0..MAX_DIMS {
-                step(i);
+                step(i)?;
             }
         }
     }
-    if overflow {
-        return Err(Error::Overflow);
+    for (s, &k) in strides.iter_mut().zip(&KEEP[ndim]) {
+        *s &= k;
     }
     Ok(View { data, ndim, shape, strides, suboffsets: [-1; MAX_DIMS] })
 }

@@ -101,34 +101,36 @@ impl<'a, P: Addr> Parts<'a, P> {
         normalize_axis(axis, self.ndim)
     }
 
-    /// The number of items (checked) when every axis is direct and the view is contiguous in
-    /// `order` (NumPy's relaxed rule, or Cython's strict one: see [`View::is_contiguous`]);
-    /// `None` otherwise. One walk from the innermost axis checks the strides and counts.
+    /// The number of items (checked) when the view is contiguous in `order` (NumPy's relaxed
+    /// rule, or Cython's strict one: see [`View::is_contiguous`]), `None` otherwise; every axis
+    /// must be direct ([`Parts::direct`]). One walk from the innermost axis checks the strides
+    /// and counts.
     #[inline(always)]
     pub(super) fn contiguous_items(&self, itemsize: isize, order: Order, strict: bool) -> Option<Result<isize>> {
-        if !self.all_direct() {
-            return None;
-        }
         let n = self.ndim;
         // None once the product overflows isize: it then equals no stride.
         let mut expected = Some(itemsize);
         // Exact when `expected` ends as a number: a zero extent makes it 0; otherwise every
         // partial product is at most the item count, and `expected` is its bytes.
         let mut count = 1isize;
-        for k in 0..n {
-            let axis = match order {
-                Order::C => n - 1 - k,
-                Order::F => k,
-            };
+        let mut chains = |axis: usize| {
             let (len, stride) = (self.shape[axis], self.strides[axis]);
             count = count.wrapping_mul(len);
             if strict || len != 1 {
                 if expected != Some(stride) {
-                    // The relaxed rule takes every zero-size view as contiguous.
-                    return (!strict && self.shape[..n].contains(&0)).then_some(Ok(0));
+                    return false;
                 }
                 expected = stride.checked_mul(len);
             }
+            true
+        };
+        let contiguous = match order {
+            Order::C => (0..n).rev().all(&mut chains),
+            Order::F => (0..n).all(&mut chains),
+        };
+        if !contiguous {
+            // The relaxed rule takes every zero-size view as contiguous.
+            return (!strict && self.shape[..n].contains(&0)).then_some(Ok(0));
         }
         Some(match expected {
             Some(_) => Ok(count),

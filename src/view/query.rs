@@ -9,7 +9,8 @@ impl<P: Addr> View<P> {
     /// `itemsize`). Views with an indirect axis are never contiguous.
     pub fn is_contiguous(&self, itemsize: isize, order: Order, strict: bool) -> Result<bool> {
         let itemsize = check_itemsize(itemsize)?;
-        Ok(self.parts().contiguous_items(itemsize, order, strict).is_some())
+        let parts = self.parts();
+        Ok(parts.direct().is_ok() && parts.contiguous_items(itemsize, order, strict).is_some())
     }
 
     /// The number of items, checked.
