@@ -112,7 +112,7 @@ pub unsafe extern "C" fn mvs_index(
 ) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe {
-        derive_ndim(src, ndim, out, out_ndim, |v| {
+        derive_ndim(src, ndim, out, out_ndim, |src| {
             let count = usize::try_from(nitems)
                 .ok()
                 .filter(|&n| n <= MVS_MAX_INDEX_ITEMS as usize)
@@ -121,7 +121,7 @@ pub unsafe extern "C" fn mvs_index(
             if let Some(position) = items.iter().position(|i| !(MVS_ITEM_INDEX..=MVS_ITEM_ELLIPSIS).contains(&i.kind)) {
                 return Err(view::Error::ItemKind { position, kind: items[position].kind }.into());
             }
-            Ok(v.index(items.iter().map(to_item), load_pointer)?)
+            Ok(src.index(items.iter().map(to_item), load_pointer)?)
         })
     }
 }
@@ -330,7 +330,13 @@ pub unsafe extern "C" fn mvs_squeeze(
     out_ndim: *mut c_int,
 ) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe { derive_ndim(src, ndim, out, out_ndim, |v| Ok(v.squeeze()?)) }
+    unsafe {
+        derive_ndim(src, ndim, out, out_ndim, |src| {
+            let mut v = src.view();
+            v.squeeze()?;
+            Ok(v)
+        })
+    }
 }
 
 /// A diagonal (`np.diagonal(src, offset, axis1, axis2)`): `axis1` and `axis2` are removed and

@@ -308,8 +308,8 @@ unsafe fn derive_from<R: Derived>(
     })
 }
 
-/// [`derive`] for operations whose result's number of dimensions the caller may not know: it is
-/// written to `out_ndim` (checked non-NULL before any work) on success.
+/// [`derive_from`] for operations whose result's number of dimensions the caller may not
+/// know: it is written to `out_ndim` (checked non-NULL before any work) on success.
 ///
 /// # Safety
 /// As for [`derive`]; `out_ndim` is NULL or points to a writable int.
@@ -319,16 +319,16 @@ unsafe fn derive_ndim(
     ndim: c_int,
     out: *mut mvs_slice,
     out_ndim: *mut c_int,
-    op: impl FnOnce(&mut View<RawPtr>) -> Result<(), Failure>,
+    op: impl FnOnce(Parts<'_, RawPtr>) -> Result<View<RawPtr>, Failure>,
 ) -> mvs_status {
     let mut result_ndim = 0;
     // SAFETY: per this function's contract.
     let status = unsafe {
-        derive(src, ndim, out, |v| {
+        derive_from(src, ndim, out, |src| {
             out_arg(out_ndim, "out_ndim")?;
-            op(v)?;
+            let v = op(src)?;
             result_ndim = v.ndim() as c_int;
-            Ok(())
+            Ok(v)
         })
     };
     if status == MVS_OK {

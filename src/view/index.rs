@@ -87,7 +87,49 @@ impl<P: Addr> View<P> {
     /// ellipsis (an implicit one at the end when absent). `items` is walked twice (counted,
     /// then applied), so any cloneable iterator of items or item references will do. Indirect
     /// axes follow PEP 3118 as in [`View::slice_axis`] and [`View::index_axis`].
-    pub fn index<I>(&mut self, items: I, mut deref: impl FnMut(P) -> P) -> Result<()>
+    pub fn index<I>(&mut self, items: I, deref: impl FnMut(P) -> P) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Borrow<Item>,
+        I::IntoIter: Clone,
+    {
+        *self = self.parts().index(items, deref)?;
+        Ok(())
+    }
+
+    /// `self[..., ::-1, ...]` on `axis`. Direct views only.
+    pub fn flip_axis(&mut self, axis: isize) -> Result<()> {
+        let axis = self.axis(axis)?;
+        self.direct()?;
+        self.flip_in_place(axis)
+    }
+
+    /// Every axis reversed. Direct views only.
+    pub fn flip(&mut self) -> Result<()> {
+        self.direct()?;
+        let mut v = *self;
+        for axis in 0..v.ndim {
+            v.flip_in_place(axis)?;
+        }
+        self.replace(&v);
+        Ok(())
+    }
+
+    fn flip_in_place(&mut self, axis: usize) -> Result<()> {
+        let (len, stride) = (self.shape[axis], self.strides[axis]);
+        if len > 1 {
+            let (offset, flipped) = (mul(len - 1, stride)?, stride.checked_neg().ok_or(Error::Overflow)?);
+            self.data = self.data.byte_offset(offset);
+            self.strides[axis] = flipped;
+        }
+        Ok(())
+    }
+}
+
+impl<P: Addr> Parts<'_, P> {
+    /// [`View::index`] of these parts.
+    #[inline(always)]
+    pub fn index<I>(&self, items: I, deref: impl FnMut(P) -> P) -> Result<View<P>>
     where
         I: IntoIterator,
         I::Item: Borrow<Item>,
@@ -120,12 +162,25 @@ impl<P: Addr> View<P> {
         // The result is built axis by axis; `axis` is the next source axis to consume. An
         // ellipsis (explicit, or implicit at the end) keeps the `rest` axes it stands for.
         let rest = self.ndim - consumed;
-        // `out` has the source's axes or new ones: it is direct when the source is.
-        let src = self.parts();
-        let direct = src.all_direct();
+        // `out` has the source's axes or new ones: it is direct when the source is. The build
+        // is specialised for direct sources, where no suboffset moves.
+        if self.all_direct() {
+            self.build_index(items, deref, rest, ellipses == 0, true)
+        } else {
+            self.build_index(items, deref, rest, ellipses == 0, false)
+        }
+    }
+
+    #[inline(always)]
+    fn build_index<I>(&self, items: I, mut deref: impl FnMut(P) -> P, rest: usize, implicit: bool, direct: bool) -> Result<View<P>>
+    where
+        I: Iterator,
+        I::Item: Borrow<Item>,
+    {
+        let src = self;
         let mut out = View::empty(self.data);
         let mut axis = 0;
-        let keep = |out: &mut Self, axis: &mut usize| {
+        let keep = |out: &mut View<P>, axis: &mut usize| {
             for a in *axis..*axis + rest {
                 out.push_axis(self.shape[a], self.strides[a], self.suboffsets[a]);
             }
@@ -150,38 +205,9 @@ impl<P: Addr> View<P> {
                 Item::Ellipsis => keep(&mut out, &mut axis),
             }
         }
-        if ellipses == 0 {
+        if implicit {
             keep(&mut out, &mut axis);
         }
-        self.replace(&out);
-        Ok(())
-    }
-
-    /// `self[..., ::-1, ...]` on `axis`. Direct views only.
-    pub fn flip_axis(&mut self, axis: isize) -> Result<()> {
-        let axis = self.axis(axis)?;
-        self.direct()?;
-        self.flip_in_place(axis)
-    }
-
-    /// Every axis reversed. Direct views only.
-    pub fn flip(&mut self) -> Result<()> {
-        self.direct()?;
-        let mut v = *self;
-        for axis in 0..v.ndim {
-            v.flip_in_place(axis)?;
-        }
-        self.replace(&v);
-        Ok(())
-    }
-
-    fn flip_in_place(&mut self, axis: usize) -> Result<()> {
-        let (len, stride) = (self.shape[axis], self.strides[axis]);
-        if len > 1 {
-            let (offset, flipped) = (mul(len - 1, stride)?, stride.checked_neg().ok_or(Error::Overflow)?);
-            self.data = self.data.byte_offset(offset);
-            self.strides[axis] = flipped;
-        }
-        Ok(())
+        Ok(out)
     }
 }
