@@ -171,13 +171,22 @@ impl<P: Addr> Parts<'_, P> {
         }
     }
 
+    /// The result of the checked `items`, built axis by axis: `rest` source axes stand for the
+    /// ellipsis, which is `implicit` at the end when no item is one; `direct` tells whether
+    /// every source axis is known to be direct (true), or may not be (false).
     #[inline(always)]
-    fn build_index<I>(&self, items: I, mut deref: impl FnMut(P) -> P, rest: usize, implicit: bool, direct: bool) -> Result<View<P>>
+    fn build_index<I>(
+        &self,
+        items: I,
+        mut deref: impl FnMut(P) -> P,
+        rest: usize,
+        implicit: bool,
+        direct: bool,
+    ) -> Result<View<P>>
     where
         I: Iterator,
         I::Item: Borrow<Item>,
     {
-        let src = self;
         let mut out = View::empty(self.data);
         let mut axis = 0;
         let keep = |out: &mut View<P>, axis: &mut usize| {
@@ -190,13 +199,13 @@ impl<P: Addr> Parts<'_, P> {
             let at = out.ndim;
             match *item.borrow() {
                 Item::Index(i) => {
-                    let origin = out.parts_direct(direct).indexed(at, src.source_axis(axis), i, &mut deref)?;
+                    let origin = out.parts_direct(direct).indexed(at, self.source_axis(axis), i, &mut deref)?;
                     out.move_origin(origin);
                     axis += 1;
                 }
                 Item::Slice { start, stop, step } => {
                     let (origin, len, stride) =
-                        out.parts_direct(direct).sliced(at, src.source_axis(axis), start, stop, step)?;
+                        out.parts_direct(direct).sliced(at, self.source_axis(axis), start, stop, step)?;
                     out.move_origin(origin);
                     out.push_axis(len, stride, self.suboffsets[axis]);
                     axis += 1;
