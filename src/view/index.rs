@@ -37,14 +37,16 @@ pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Resu
     };
     let start = clamp(start, if step > 0 { lower } else { upper });
     let stop = clamp(stop, if step > 0 { upper } else { lower });
-    let count = if step == 1 {
-        (stop - start).max(0)
-    } else if step > 0 && stop > start {
-        (stop - start - 1) / step + 1
-    } else if step < 0 && start > stop {
-        (start - stop - 1) / -step + 1
-    } else {
+    // The positions from `start` towards `stop` (none when `stop` is not ahead), taken every
+    // `|step|`: a shift for steps of ±1 and other powers of two (the common ones), which
+    // spares a division's latency.
+    let ahead = if step > 0 { stop - start } else { start - stop };
+    let count = if ahead <= 0 {
         0
+    } else {
+        let (gaps, every) = ((ahead - 1) as usize, step.unsigned_abs());
+        let taken = if every.is_power_of_two() { gaps >> every.trailing_zeros() } else { gaps / every };
+        taken as isize + 1
     };
     Ok((start, count, step))
 }
