@@ -321,21 +321,31 @@ unsafe fn derive_ndim(
     out_ndim: *mut c_int,
     op: impl FnOnce(Parts<'_, RawPtr>) -> Result<View<RawPtr>, Failure>,
 ) -> mvs_status {
-    let mut result_ndim = 0;
     // SAFETY: per this function's contract.
-    let status = unsafe {
+    unsafe {
         derive_from(src, ndim, out, |src| {
-            out_arg(out_ndim, "out_ndim")?;
-            let v = op(src)?;
-            result_ndim = v.ndim() as c_int;
-            Ok(v)
+            let out_ndim = out_arg(out_ndim, "out_ndim")?;
+            Ok(WithNdim { view: op(src)?, out_ndim })
         })
-    };
-    if status == MVS_OK {
-        // SAFETY: checked non-NULL above (the call failed otherwise); writable per contract.
-        unsafe { write_out(out_ndim, result_ndim) };
     }
-    status
+}
+
+/// A view and where to write its number of dimensions: the result of [`derive_ndim`].
+struct WithNdim {
+    view: View<RawPtr>,
+    out_ndim: *mut c_int,
+}
+
+impl Derived for WithNdim {
+    #[inline(always)]
+    unsafe fn write(&self, out: *mut mvs_slice, memview: *mut c_void) {
+        // SAFETY: per this function's contract; `out_ndim` came from `out_arg`, and is
+        // writable per `derive_ndim`'s contract.
+        unsafe {
+            self.view.write(out, memview);
+            write_out(self.out_ndim, self.view.ndim() as c_int);
+        }
+    }
 }
 
 /// The body of a split: reads `src`, gets the pieces from `op`, and writes them, with `src`'s
