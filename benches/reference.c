@@ -1,12 +1,14 @@
-/* Hand-written C references for the benchmark (benches/icount.c): slice_axis, index_axis and
- * transpose on direct views, doing the work the library's contract asks on the benchmarked path
- * and nothing more:
+/* Hand-written C references for the benchmark (benches/icount.c): slice_axis, index_axis,
+ * transpose, subview and reshape on direct views, doing the work the library's contract asks on
+ * the benchmarked path and nothing more:
  *
  *   - the same validation of the source: ndim in 0..8, extents >= 0 and the span within isize,
  *     through the same fast test (extents below 2^30, strides within +-2^29);
- *   - the same semantics: Python's slice rules, negative axes and indices, overflow checks on
- *     every product, refusal of indirect views (the library handles them; the benchmarked view is
- *     direct, where both take the same one-test path);
+ *   - the same semantics: Python's slice rules, negative axes and indices, NumPy's relaxed
+ *     contiguity, one inferred extent, overflow checks on every product, refusal of indirect
+ *     views (the library handles them; the benchmarked view is direct, where both take the same
+ *     one-test path). Reshape covers sources contiguous in the requested order, the benchmarked
+ *     case, and returns 2 for the others, which the library reshapes by NumPy's general rule;
  *   - the same output: all 8 entries written, those past ndim as shape 0, stride 0, suboffset -1;
  *     `out` may be `src`.
  *
@@ -125,4 +127,97 @@ int ref_transpose(const mvs_slice *src, int ndim, mvs_slice *out) {
         out->suboffsets[k] = suboffsets[k];
     }
     return 0;
+}
+
+/* The item count of `s` when it is contiguous in `order` by NumPy's relaxed rule (length-1 axes
+ * ignored, every zero-size view contiguous): 0 and `*count` set, or 1 when it is not contiguous
+ * or its count overflows. */
+static int contiguous_count(const mvs_slice *s, int ndim, ptrdiff_t itemsize, char order, ptrdiff_t *count) {
+    ptrdiff_t expected = itemsize, n = 1;
+    int fits = 1, zero = 0, ok = 1;
+    for (int k = 0; k < ndim; k++) {
+        int a = order == 'C' ? ndim - 1 - k : k;
+        ptrdiff_t len = s->shape[a];
+        zero |= len == 0;
+        if (__builtin_mul_overflow(n, len, &n)) return 1;
+        if (len != 1) {
+            ok &= fits && s->strides[a] == expected;
+            fits = !__builtin_mul_overflow(s->strides[a], len, &expected);
+        }
+    }
+    if (!ok && !zero) return 1;
+    *count = zero ? 0 : n;
+    return 0;
+}
+
+/* Writes the contiguous view of `shape` (n extents, checked >= 0) in `order` at `data` to `out`,
+ * or returns 1, writing nothing, when a stride overflows. */
+static int write_contiguous(mvs_slice *out, void *memview, char *data, ptrdiff_t itemsize, int n,
+                            const ptrdiff_t *shape, char order) {
+    ptrdiff_t dims[DIMS], strides[DIMS], stride = itemsize;
+    for (int k = 0; k < DIMS; k++) dims[k] = k < n ? shape[k] : 0;
+    for (int k = 0; k < n; k++) {
+        int a = order == 'C' ? n - 1 - k : k;
+        strides[a] = stride;
+        if (__builtin_mul_overflow(stride, dims[a] > 1 ? dims[a] : 1, &stride)) return 1;
+    }
+    out->memview = memview;
+    out->data = data;
+    for (int k = 0; k < DIMS; k++) {
+        out->shape[k] = dims[k];
+        out->strides[k] = k < n ? strides[k] : 0;
+        out->suboffsets[k] = -1;
+    }
+    return 0;
+}
+
+/* Whether `order` is 'C' or 'F' and `shape` holds `n` extents >= 0 (n in 0..8), one of them
+ * possibly negative when `unknown` is allowed; the product of the others in `*known`, and the
+ * position of the negative one in `*at` (-1 when none). */
+static int valid_shape(int n, const ptrdiff_t *shape, int order, int unknown, ptrdiff_t *known, int *at) {
+    if ((order != 'C' && order != 'F') || n < 0 || n > DIMS || (n > 0 && !shape)) return 0;
+    ptrdiff_t p = 1;
+    int zero = 0, overflow = 0;
+    *at = -1;
+    for (int k = 0; k < n; k++) {
+        if (shape[k] < 0) {
+            if (!unknown || *at >= 0) return 0;
+            *at = k;
+            continue;
+        }
+        zero |= shape[k] == 0;
+        overflow |= __builtin_mul_overflow(p, shape[k], &p);
+    }
+    if (overflow && !zero) return 0;
+    *known = zero ? 0 : p;
+    return 1;
+}
+
+int ref_subview(const mvs_slice *src, int ndim, ptrdiff_t itemsize, ptrdiff_t offset, int out_ndim,
+                const ptrdiff_t *shape, int order, mvs_slice *out) {
+    ptrdiff_t have, need, bytes;
+    int at;
+    if (!out || !valid(src, ndim) || itemsize <= 0 || !direct(src)) return 1;
+    if (contiguous_count(src, ndim, itemsize, 'C', &have) && contiguous_count(src, ndim, itemsize, 'F', &have))
+        return 1;
+    if (offset < 0 || !valid_shape(out_ndim, shape, order, 0, &need, &at)) return 1;
+    if (offset > have || need > have - offset || __builtin_mul_overflow(offset, itemsize, &bytes)) return 1;
+    return write_contiguous(out, src->memview, (char *)src->data + bytes, itemsize, out_ndim, shape, (char)order);
+}
+
+int ref_reshape(const mvs_slice *src, int ndim, ptrdiff_t itemsize, int out_ndim, const ptrdiff_t *shape, int order,
+                mvs_slice *out) {
+    ptrdiff_t size, known, dims[DIMS];
+    int at;
+    if (!out || !valid(src, ndim) || itemsize <= 0 || !direct(src)) return 1;
+    if (!valid_shape(out_ndim, shape, order, 1, &known, &at)) return 1;
+    if (contiguous_count(src, ndim, itemsize, (char)order, &size)) return 2;
+    for (int k = 0; k < out_ndim; k++) dims[k] = shape[k];
+    if (at >= 0) {
+        if (known == 0 || size % known) return 1;
+        dims[at] = size / known;
+    } else if (known != size) {
+        return 1;
+    }
+    return write_contiguous(out, src->memview, src->data, itemsize, out_ndim, dims, (char)order);
 }

@@ -9,5 +9,9 @@ int ref_slice_axis(const mvs_slice *src, int ndim, int axis, ptrdiff_t start, pt
                    mvs_slice *out);
 int ref_index_axis(const mvs_slice *src, int ndim, int axis, ptrdiff_t index, mvs_slice *out);
 int ref_transpose(const mvs_slice *src, int ndim, mvs_slice *out);
+int ref_subview(const mvs_slice *src, int ndim, ptrdiff_t itemsize, ptrdiff_t offset, int out_ndim,
+                const ptrdiff_t *shape, int order, mvs_slice *out);
+int ref_reshape(const mvs_slice *src, int ndim, ptrdiff_t itemsize, int out_ndim, const ptrdiff_t *shape, int order,
+                mvs_slice *out);
 
 #endif
