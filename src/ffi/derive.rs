@@ -112,7 +112,7 @@ pub unsafe extern "C" fn mvs_index(
 ) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe {
-        derive_ndim(src, ndim, out, out_ndim, |src| {
+        derive_ndim(src, ndim, out, out_ndim, |src, result| {
             let count = usize::try_from(nitems)
                 .ok()
                 .filter(|&n| n <= MVS_MAX_INDEX_ITEMS as usize)
@@ -121,7 +121,7 @@ pub unsafe extern "C" fn mvs_index(
             if let Some(position) = items.iter().position(|i| !(MVS_ITEM_INDEX..=MVS_ITEM_ELLIPSIS).contains(&i.kind)) {
                 return Err(view::Error::ItemKind { position, kind: items[position].kind }.into());
             }
-            Ok(src.index(items.iter().map(to_item), load_pointer)?)
+            Ok(src.index_into(items.iter().map(to_item), load_pointer, result)?)
         })
     }
 }
@@ -331,10 +331,9 @@ pub unsafe extern "C" fn mvs_squeeze(
 ) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe {
-        derive_ndim(src, ndim, out, out_ndim, |src| {
-            let mut v = src.view();
-            v.squeeze()?;
-            Ok(v)
+        derive_ndim(src, ndim, out, out_ndim, |src, result| {
+            *result = src.view();
+            Ok(result.squeeze()?)
         })
     }
 }

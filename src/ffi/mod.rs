@@ -309,7 +309,9 @@ unsafe fn derive_from<R: Derived>(
 }
 
 /// [`derive_from`] for operations whose result's number of dimensions the caller may not
-/// know: it is written to `out_ndim` (checked non-NULL before any work) on success.
+/// know: it is written to `out_ndim` (checked non-NULL before any work) on success. `op` builds
+/// the result in the view it is given, from where it is written: returned, a view built at
+/// variable indices (which lives in memory) is copied with a `memcpy` call.
 ///
 /// # Safety
 /// As for [`derive`]; `out_ndim` is NULL or points to a writable int.
@@ -319,24 +321,26 @@ unsafe fn derive_ndim(
     ndim: c_int,
     out: *mut mvs_slice,
     out_ndim: *mut c_int,
-    op: impl FnOnce(Parts<'_, RawPtr>) -> Result<View<RawPtr>, Failure>,
+    op: impl FnOnce(Parts<'_, RawPtr>, &mut View<RawPtr>) -> Result<(), Failure>,
 ) -> mvs_status {
+    let mut result = View::empty(RawPtr(core::ptr::null_mut()));
     // SAFETY: per this function's contract.
     unsafe {
         derive_from(src, ndim, out, |src| {
             let out_ndim = out_arg(out_ndim, "out_ndim")?;
-            Ok(WithNdim { view: op(src)?, out_ndim })
+            op(src, &mut result)?;
+            Ok(WithNdim { view: &result, out_ndim })
         })
     }
 }
 
 /// A view and where to write its number of dimensions: the result of [`derive_ndim`].
-struct WithNdim {
-    view: View<RawPtr>,
+struct WithNdim<'a> {
+    view: &'a View<RawPtr>,
     out_ndim: *mut c_int,
 }
 
-impl Derived for WithNdim {
+impl Derived for WithNdim<'_> {
     #[inline(always)]
     unsafe fn write(&self, out: *mut mvs_slice, memview: *mut c_void) {
         // SAFETY: per this function's contract; `out_ndim` came from `out_arg`, and is

@@ -137,6 +137,21 @@ impl<P: Addr> Parts<'_, P> {
         I::Item: Borrow<Item>,
         I::IntoIter: Clone,
     {
+        let mut out = View::empty(self.data);
+        self.index_into(items, deref, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Parts::index`], building the result in `out`, whose content is unspecified on error.
+    /// The C layer writes `out` from where it was built: the index result is built at variable
+    /// indices, so it lives in memory, and returning it copies it (a `memcpy` call).
+    #[inline(always)]
+    pub fn index_into<I>(&self, items: I, deref: impl FnMut(P) -> P, out: &mut View<P>) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Borrow<Item>,
+        I::IntoIter: Clone,
+    {
         let items = items.into_iter();
         let (mut count, mut consumed, mut ints, mut ellipses) = (0usize, 0usize, 0usize, 0usize);
         for item in items.clone() {
@@ -166,16 +181,20 @@ impl<P: Addr> Parts<'_, P> {
         let rest = self.ndim - consumed;
         // `out` has the source's axes or new ones: it is direct when the source is. The build
         // is specialised for direct sources, where no suboffset moves.
+        // Field by field: a whole-view assignment compiles to a `memcpy` call.
+        out.data = self.data;
+        out.set_direct_layout(0, [0; MAX_DIMS], [0; MAX_DIMS]);
         if self.all_direct() {
-            self.build_index(items, deref, rest, ellipses == 0, true)
+            self.build_index(items, deref, rest, ellipses == 0, true, out)
         } else {
-            self.build_index(items, deref, rest, ellipses == 0, false)
+            self.build_index(items, deref, rest, ellipses == 0, false, out)
         }
     }
 
-    /// The result of the checked `items`, built axis by axis: `rest` source axes stand for the
-    /// ellipsis, which is `implicit` at the end when no item is one; `direct` tells whether
-    /// every source axis is known to be direct (true), or may not be (false).
+    /// The result of the checked `items`, built axis by axis in `out` (a view with no axis at
+    /// the source's address): `rest` source axes stand for the ellipsis, which is `implicit` at
+    /// the end when no item is one; `direct` tells whether every source axis is known to be
+    /// direct (true), or may not be (false).
     #[inline(always)]
     fn build_index<I>(
         &self,
@@ -184,19 +203,13 @@ impl<P: Addr> Parts<'_, P> {
         rest: usize,
         implicit: bool,
         direct: bool,
-    ) -> Result<View<P>>
+        out: &mut View<P>,
+    ) -> Result<()>
     where
         I: Iterator,
         I::Item: Borrow<Item>,
     {
-        let mut out = View::empty(self.data);
         let mut axis = 0;
-        let keep = |out: &mut View<P>, axis: &mut usize| {
-            for a in *axis..*axis + rest {
-                out.push_axis(self.shape[a], self.strides[a], self.suboffsets[a]);
-            }
-            *axis += rest;
-        };
         for item in items {
             let at = out.ndim;
             match *item.borrow() {
@@ -213,12 +226,21 @@ impl<P: Addr> Parts<'_, P> {
                     axis += 1;
                 }
                 Item::NewAxis => out.push_axis(1, 0, -1),
-                Item::Ellipsis => keep(&mut out, &mut axis),
+                Item::Ellipsis => axis = self.keep_axes(axis, rest, out),
             }
         }
         if implicit {
-            keep(&mut out, &mut axis);
+            self.keep_axes(axis, rest, out);
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// Appends `count` axes from `axis` on to `out`; the next axis.
+    #[inline(always)]
+    fn keep_axes(&self, axis: usize, count: usize, out: &mut View<P>) -> usize {
+        for a in axis..axis + count {
+            out.push_axis(self.shape[a], self.strides[a], self.suboffsets[a]);
+        }
+        axis + count
     }
 }
