@@ -7,7 +7,8 @@ impl<P: Addr> View<P> {
     /// equal the target's or be 1 (then its stride becomes 0); new leading axes get stride 0.
     pub fn broadcast_to(&mut self, shape: &[isize]) -> Result<()> {
         self.direct()?;
-        let target = check_shape(shape)?;
+        check_extents(shape)?;
+        let target = padded(shape);
         let n = shape.len();
         if n < self.ndim {
             return Err(Error::BroadcastRank { from: self.ndim, to: n });

@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// The contiguous view of the first `ndim` extents of `shape` (checked by [`check_shape`]; the
+/// The contiguous view of the first `ndim` extents of `shape` (checked by [`check_extents`]; the
 /// entries past `ndim` are 0) at `data`, in `order`. Zero extents count as 1 when computing
 /// strides (as NumPy does), so strides stay meaningful.
 ///
@@ -68,14 +68,16 @@ impl<P: Addr> View<P> {
     /// computing strides (as NumPy does), so strides stay meaningful.
     pub fn contiguous(data: P, itemsize: isize, shape: &[isize], order: Order) -> Result<Self> {
         let itemsize = check_itemsize(itemsize)?;
-        contiguous_view(data, itemsize, shape.len(), check_shape(shape)?, order)
+        check_extents(shape)?;
+        contiguous_view(data, itemsize, shape.len(), padded(shape), order)
     }
 
     /// A view with explicit `shape` and byte `strides` (any sign, 0 allowed) at `data`. Fails
     /// when its span or byte extent is not representable.
     pub fn strided(data: P, itemsize: isize, shape: &[isize], strides: &[isize]) -> Result<Self> {
         let itemsize = check_itemsize(itemsize)?;
-        let dims = check_shape(shape)?;
+        check_extents(shape)?;
+        let dims = padded(shape);
         let ndim = shape.len();
         if strides.len() != ndim {
             return Err(Error::Count { what: "stride count", count: strides.len() as isize });
@@ -109,7 +111,8 @@ impl<P: Addr> Parts<'_, P> {
             return Err(Error::NegativeOffset { offset });
         }
         let have = have?;
-        let dims = check_shape(shape)?;
+        check_extents(shape)?;
+        let dims = padded(shape);
         let need = product(shape)?;
         if offset > have || need > have - offset {
             return Err(Error::SubviewTooLarge { offset, need, have });

@@ -232,16 +232,17 @@ fn normalize_axis(axis: isize, ndim: usize) -> Result<usize> {
     }
 }
 
-/// A target shape, checked for ndim and negative extents, as a fixed array (0 past its length)
-/// built at fixed indices, so that it can stay in registers.
+/// `shape` (at most 8 extents) as a fixed array, 0 past its length, built at fixed indices so
+/// that it can stay in registers. Not returned in a `Result`, whose tag would share the first
+/// entry's bytes: the compiler then splits that entry into halves, and reading it whole stalls
+/// on store forwarding.
 #[inline(always)]
-fn check_shape(shape: &[isize]) -> Result<[isize; MAX_DIMS]> {
-    check_extents(shape)?;
+fn padded(shape: &[isize]) -> [isize; MAX_DIMS] {
     let mut dims = [0; MAX_DIMS];
     for (i, len) in dims.iter_mut().enumerate() {
         *len = shape.get(i).copied().unwrap_or(0);
     }
-    Ok(dims)
+    dims
 }
 
 /// Checks a target shape for ndim and negative extents.

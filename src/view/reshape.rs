@@ -33,7 +33,16 @@ impl<P: Addr> Parts<'_, P> {
             Some(count) => count,
             None => product(&self.shape[..self.ndim]),
         };
-        let dims = resolve_shape(shape, size)?;
+        let inferred = inferred_extent(shape, size)?;
+        // The target extents at fixed indices, outside any `Result` (see [`padded`]).
+        let mut dims = [0; MAX_DIMS];
+        for (i, dim) in dims.iter_mut().enumerate() {
+            *dim = match shape.get(i) {
+                Some(&len) if len < 0 => inferred,
+                Some(&len) => len,
+                None => 0,
+            };
+        }
         let n = shape.len();
         if contiguous.is_some() {
             return contiguous_view(self.data, itemsize, n, dims, order);
@@ -94,11 +103,11 @@ impl<P: Addr> Parts<'_, P> {
     }
 }
 
-/// `shape` with its negative entry (if any) replaced by the extent that keeps the item count
+/// The extent of the negative entry of `shape` (if any; 0 otherwise) that keeps the item count
 /// `size` (an error when the source's item count overflows, reported after the errors of
-/// `shape` itself), as a fixed array built at fixed indices (see [`contiguous_view`]).
+/// `shape` itself), once `shape` is checked.
 #[inline(always)]
-fn resolve_shape(shape: &[isize], size: Result<isize>) -> Result<[isize; MAX_DIMS]> {
+fn inferred_extent(shape: &[isize], size: Result<isize>) -> Result<isize> {
     if shape.len() > MAX_DIMS {
         return Err(Error::TooManyDims { ndim: shape.len() });
     }
@@ -115,19 +124,10 @@ fn resolve_shape(shape: &[isize], size: Result<isize>) -> Result<[isize; MAX_DIM
         }
     }
     let size = size?;
-    let inferred = match unknown {
-        true if known == 0 => return Err(Error::UnknownWithZero),
-        true if size % known == 0 => size / known,
-        false if known == size => 0,
-        _ => return Err(Error::SizeMismatch { from: size, to: if unknown { -1 } else { known } }),
-    };
-    let mut dims = [0; MAX_DIMS];
-    for (i, dim) in dims.iter_mut().enumerate() {
-        *dim = match shape.get(i) {
-            Some(&len) if len < 0 => inferred,
-            Some(&len) => len,
-            None => 0,
-        };
+    match unknown {
+        true if known == 0 => Err(Error::UnknownWithZero),
+        true if size % known == 0 => Ok(size / known),
+        false if known == size => Ok(0),
+        _ => Err(Error::SizeMismatch { from: size, to: if unknown { -1 } else { known } }),
     }
-    Ok(dims)
 }
