@@ -61,7 +61,8 @@ impl<'a, P: Addr> Parts<'a, P> {
         Ok(Parts { data, ndim: n, shape, strides, suboffsets, known_direct: false })
     }
 
-    /// The view these parts describe: entries past `ndim` cleared, negative suboffsets -1.
+    /// The view these parts describe: entries past `ndim` cleared, negative suboffsets -1 (all
+    /// suboffsets -1, not read, when every axis is known to be direct).
     /// Written entry by entry: a view built from whole arrays and then derived in place reads
     /// them back across the stores that built it, which stalls on store forwarding (a subview
     /// took 53 ns against 47, `make besttime`).
@@ -73,8 +74,10 @@ impl<'a, P: Addr> Parts<'a, P> {
         for (i, &k) in keep.iter().enumerate() {
             v.shape[i] = self.shape[i] & k;
             v.strides[i] = self.strides[i] & k;
-            let s = self.suboffsets[i];
-            v.suboffsets[i] = s | (s >> (isize::BITS - 1)) | !k;
+            if !self.known_direct {
+                let s = self.suboffsets[i];
+                v.suboffsets[i] = s | (s >> (isize::BITS - 1)) | !k;
+            }
         }
         v
     }
@@ -219,8 +222,11 @@ impl<'a, P: Addr> Parts<'a, P> {
     #[inline(always)]
     pub fn slice_axis(&self, axis: isize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
         let axis = self.axis(axis)?;
-        let (origin, len, stride) = self.sliced(axis, self.source_axis(axis), start, stop, step)?;
-        Ok(WithAxis { view: self.view().with_origin(origin), axis, len, stride })
+        // Whether every axis is direct, tested once: both moving the origin and the result's
+        // suboffsets (then all -1) need it.
+        let parts = Parts { known_direct: self.all_direct(), ..*self };
+        let (origin, len, stride) = parts.sliced(axis, parts.source_axis(axis), start, stop, step)?;
+        Ok(WithAxis { view: parts.view().with_origin(origin), axis, len, stride })
     }
 
     /// [`View::index_axis`] of these parts.
