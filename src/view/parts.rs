@@ -49,9 +49,13 @@ impl<'a, P: Addr> Parts<'a, P> {
         // when every extent is below 2^30 (a negative one is not, as an unsigned number) and
         // every stride is in -2^29..2^29, the span is below 8 * 2^59 and fits.
         let keep = &KEEP[n];
-        let large = (0..MAX_DIMS).fold(0, |acc, i| {
-            acc | (shape[i] & keep[i]) as usize | (strides[i] & keep[i]).wrapping_add(1 << 29) as usize
-        });
+        let large = |entries: usize| {
+            (0..entries).fold(0, |acc, i| {
+                acc | (shape[i] & keep[i]) as usize | (strides[i] & keep[i]).wrapping_add(1 << 29) as usize
+            })
+        };
+        // Views of up to 4 dimensions (most) need the first 4 entries only.
+        let large = if n <= 4 { large(4) } else { large(MAX_DIMS) };
         if large >= 1 << 30 {
             if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
                 return Err(Error::NegativeDim { axis, len: shape[axis] });
