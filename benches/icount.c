@@ -11,9 +11,9 @@
  *
  * OP: floor (a 208-byte struct copy plus two dims, in a function that is not inlined, as the
  * criterion floor), slice_axis, index_axis, transpose, subview, reshape, index (4 items), and
- * c_slice_axis, c_index_axis, c_transpose, c_subview, c_reshape: the same five operations written
- * by hand in C with the same checks (benches/reference.c), for what that work costs with no
- * library around it. */
+ * c_slice_axis, c_index_axis, c_transpose, c_subview, c_reshape, c_index: the same six operations
+ * written by hand in C with the same checks (benches/reference.c), for what that work costs with
+ * no library around it. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +23,10 @@
 #include "memviewslice.h"
 #include "reference.h"
 
-enum { NOPS = 12, ROUNDS = 30, CALLS = 200000 };
-static const char *const ops[NOPS] = {"floor",        "slice_axis",   "index_axis",  "transpose",
-                                      "subview",      "reshape",      "index",       "c_slice_axis",
-                                      "c_index_axis", "c_transpose",  "c_subview",   "c_reshape"};
+enum { NOPS = 13, ROUNDS = 30, CALLS = 200000 };
+static const char *const ops[NOPS] = {"floor",        "slice_axis",  "index_axis", "transpose", "subview",
+                                      "reshape",      "index",       "c_slice_axis", "c_index_axis",
+                                      "c_transpose",  "c_subview",   "c_reshape",  "c_index"};
 
 static double buf[8 * 16 * 32 * 64];
 static mvs_slice src, out;
@@ -68,7 +68,8 @@ static long run(int k, long n) {
         case 8: st = ref_index_axis(s, 4, 1, -3, o); break;
         case 9: st = ref_transpose(s, 4, o); break;
         case 10: st = ref_subview(s, 4, sizeof(double), 64, 4, sub, 'C', o); break;
-        default: st = ref_reshape(s, 4, sizeof(double), 2, flat, 'C', o); break;
+        case 11: st = ref_reshape(s, 4, sizeof(double), 2, flat, 'C', o); break;
+        default: st = ref_index(s, 4, items, 4, o, &nd); break;
         }
         failures += st != MVS_OK;
         __asm__ volatile("" : : "r"(o) : "memory"); /* keep every call */
@@ -78,7 +79,7 @@ static long run(int k, long n) {
 
 /* Whether each C reference gives what the library gives for the benchmarked call. */
 static int references_agree(void) {
-    for (int k = 1; k <= 5; k++) { /* the op at k + 6 is the reference of the op at k */
+    for (int k = 1; k <= 6; k++) { /* the op at k + 6 is the reference of the op at k */
         if (run(k, 1)) return 0;
         mvs_slice lib = out;
         memset(&out, 0xab, sizeof out);

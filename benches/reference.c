@@ -1,6 +1,6 @@
 /* Hand-written C references for the benchmark (benches/icount.c): slice_axis, index_axis,
- * transpose, subview and reshape on direct views, doing the work the library's contract asks on
- * the benchmarked path and nothing more:
+ * transpose, subview, reshape and basic indexing on direct views, doing the work the library's
+ * contract asks on the benchmarked path and nothing more:
  *
  *   - the same validation of the source: ndim in 0..8, extents >= 0 and the span within isize,
  *     through the same fast test (extents below 2^30, strides within +-2^29);
@@ -63,28 +63,39 @@ static ptrdiff_t clamp(ptrdiff_t bound, ptrdiff_t fallback, ptrdiff_t len, ptrdi
     return bound < hi ? bound : hi;
 }
 
+/* The slice start:stop:step of an axis of `len` positions and byte stride `*stride`, by
+ * Python's rules: its count in `*count`, its stride in `*stride` (kept when the count is 0 or 1),
+ * the byte offset of its first position in `*offset` (0 when the count is 0). 1 on a zero step or
+ * an overflow. */
+static inline __attribute__((always_inline)) int slice_range(ptrdiff_t len, ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step, ptrdiff_t *count,
+                       ptrdiff_t *stride, ptrdiff_t *offset) {
+    if (step == MVS_NONE) step = 1;
+    if (step == 0) return 1;
+    ptrdiff_t lo = step > 0 ? 0 : -1, hi = step > 0 ? len : len - 1;
+    ptrdiff_t first = clamp(start, step > 0 ? lo : hi, len, lo, hi);
+    ptrdiff_t last = clamp(stop, step > 0 ? hi : lo, len, lo, hi);
+    ptrdiff_t n = 0;
+    if (step > 0 && last > first) n = (last - first - 1) / step + 1;
+    if (step < 0 && first > last) n = (first - last - 1) / -step + 1;
+    *offset = 0;
+    if (n > 0 && __builtin_mul_overflow(first, *stride, offset)) return 1;
+    if (n > 1 && __builtin_mul_overflow(*stride, step, stride)) return 1;
+    *count = n;
+    return 0;
+}
+
 int ref_slice_axis(const mvs_slice *src, int ndim, int axis, ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step,
                    mvs_slice *out) {
     if (!out || !valid(src, ndim)) return 1;
     int a = axis < 0 ? axis + ndim : axis;
     if (a < 0 || a >= ndim || !direct(src)) return 1;
-    if (step == MVS_NONE) step = 1;
-    if (step == 0) return 1;
-    ptrdiff_t len = src->shape[a], stride = src->strides[a];
-    ptrdiff_t lo = step > 0 ? 0 : -1, hi = step > 0 ? len : len - 1;
-    ptrdiff_t first = clamp(start, step > 0 ? lo : hi, len, lo, hi);
-    ptrdiff_t last = clamp(stop, step > 0 ? hi : lo, len, lo, hi);
-    ptrdiff_t count = 0;
-    if (step > 0 && last > first) count = (last - first - 1) / step + 1;
-    if (step < 0 && first > last) count = (first - last - 1) / -step + 1;
-    ptrdiff_t new_stride = stride, offset = 0;
-    if (count > 1 && __builtin_mul_overflow(stride, step, &new_stride)) return 1;
-    if (count > 0 && __builtin_mul_overflow(first, stride, &offset)) return 1;
+    ptrdiff_t count, stride = src->strides[a], offset;
+    if (slice_range(src->shape[a], start, stop, step, &count, &stride, &offset)) return 1;
     char *data = (char *)src->data + offset;
     copy_direct(src, ndim, out);
     out->data = data;
     out->shape[a] = count;
-    out->strides[a] = new_stride;
+    out->strides[a] = stride;
     return 0;
 }
 
@@ -220,4 +231,56 @@ int ref_reshape(const mvs_slice *src, int ndim, ptrdiff_t itemsize, int out_ndim
         return 1;
     }
     return write_contiguous(out, src->memview, src->data, itemsize, out_ndim, dims, (char)order);
+}
+
+int ref_index(const mvs_slice *src, int ndim, const mvs_index_item *items, int nitems, mvs_slice *out, int *out_ndim) {
+    if (!out || !out_ndim || !valid(src, ndim) || nitems < 0 || nitems > MVS_MAX_INDEX_ITEMS || (nitems && !items))
+        return 1;
+    int consumed = 0, ints = 0, ellipses = 0, newaxes = 0;
+    for (int k = 0; k < nitems; k++) {
+        switch (items[k].kind) {
+        case MVS_ITEM_INDEX: consumed++, ints++; break;
+        case MVS_ITEM_SLICE: consumed++; break;
+        case MVS_ITEM_NEWAXIS: newaxes++; break;
+        case MVS_ITEM_ELLIPSIS: ellipses++; break;
+        default: return 1;
+        }
+    }
+    if (ellipses > 1 || consumed > ndim || ndim - ints + newaxes > DIMS || !direct(src)) return 1;
+    /* Built in locals, entry by entry: `out` may be `src`. */
+    ptrdiff_t shape[DIMS] = {0}, strides[DIMS] = {0}, offset = 0;
+    int axis = 0, n = 0, rest = ndim - consumed;
+    for (int k = 0; k <= nitems; k++) {
+        int kind = k < nitems ? items[k].kind : ellipses ? -1 : MVS_ITEM_ELLIPSIS; /* implicit ... */
+        ptrdiff_t bytes = 0;
+        if (kind == MVS_ITEM_INDEX) {
+            ptrdiff_t len = src->shape[axis], i = items[k].start < 0 ? items[k].start + len : items[k].start;
+            if (i < 0 || i >= len || __builtin_mul_overflow(i, src->strides[axis], &bytes)) return 1;
+            axis++;
+        } else if (kind == MVS_ITEM_SLICE) {
+            ptrdiff_t count, stride = src->strides[axis];
+            if (slice_range(src->shape[axis], items[k].start, items[k].stop, items[k].step, &count, &stride, &bytes))
+                return 1;
+            shape[n] = count;
+            strides[n] = stride;
+            axis++, n++;
+        } else if (kind == MVS_ITEM_NEWAXIS) {
+            shape[n++] = 1;
+        } else if (kind == MVS_ITEM_ELLIPSIS) {
+            for (int r = 0; r < rest; r++, axis++, n++) {
+                shape[n] = src->shape[axis];
+                strides[n] = src->strides[axis];
+            }
+        }
+        offset += bytes; /* within the source's span, which fits */
+    }
+    out->memview = src->memview;
+    out->data = (char *)src->data + offset;
+    for (int k = 0; k < DIMS; k++) {
+        out->shape[k] = shape[k];
+        out->strides[k] = strides[k];
+        out->suboffsets[k] = -1;
+    }
+    *out_ndim = n;
+    return 0;
 }

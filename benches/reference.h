@@ -11,6 +11,7 @@ int ref_index_axis(const mvs_slice *src, int ndim, int axis, ptrdiff_t index, mv
 int ref_transpose(const mvs_slice *src, int ndim, mvs_slice *out);
 int ref_subview(const mvs_slice *src, int ndim, ptrdiff_t itemsize, ptrdiff_t offset, int out_ndim,
                 const ptrdiff_t *shape, int order, mvs_slice *out);
+int ref_index(const mvs_slice *src, int ndim, const mvs_index_item *items, int nitems, mvs_slice *out, int *out_ndim);
 int ref_reshape(const mvs_slice *src, int ndim, ptrdiff_t itemsize, int out_ndim, const ptrdiff_t *shape, int order,
                 mvs_slice *out);
 
