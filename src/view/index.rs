@@ -179,11 +179,11 @@ impl<P: Addr> Parts<'_, P> {
         // The result is built axis by axis; `axis` is the next source axis to consume. An
         // ellipsis (explicit, or implicit at the end) keeps the `rest` axes it stands for.
         let rest = self.ndim - consumed;
-        // `out` has the source's axes or new ones: it is direct when the source is. The build
-        // is specialised for direct sources, where no suboffset moves.
         // Field by field: a whole-view assignment compiles to a `memcpy` call.
         out.data = self.data;
         out.set_direct_layout(0, [0; MAX_DIMS], [0; MAX_DIMS]);
+        // `out` has the source's axes or new ones: it is direct when the source is. The build
+        // is specialised for direct sources, where no suboffset moves.
         if self.all_direct() {
             self.build_index(items, deref, rest, ellipses == 0, true, out)
         } else {

@@ -7,12 +7,13 @@ use super::*;
 /// checked as [`View::new`] checks them. Entries past `ndim` never affect a result, so they need
 /// not be normalised.
 ///
-/// The hottest derivations (slice and index of one axis, transpose, subview, reshape) read
-/// their source here and return a new view: the C layer reads the caller's source in place, and the result, built in
-/// registers, is written once to the caller's output. Derived in place in a local `View`
-/// (which stays in memory, as any array indexed by a variable does) and copied out, a slice
-/// took 19.7 ns against 15.7, an index 23.3 against 19.4, a transpose 16.4 against 11.2
-/// (`make besttime`).
+/// The hottest derivations (slice and index of one axis, transpose, subview, reshape, basic
+/// indexing) read their source here and return a new view: the C layer reads the caller's
+/// source in place, and the result, built in registers (in memory for basic indexing, see
+/// [`Parts::index_into`]), is written once to the caller's output. Derived in place in a local
+/// `View` (which stays in memory, as any array indexed by a variable does) and copied out, a
+/// slice took 19.7 ns against 15.7, an index 23.3 against 19.4, a transpose 16.4 against 11.2
+/// (`make besttime`, when `Parts` was introduced).
 #[derive(Clone, Copy)]
 pub struct Parts<'a, P> {
     pub(super) data: P,

@@ -104,8 +104,9 @@ impl<P: Addr> Parts<'_, P> {
 }
 
 /// The extent of the negative entry of `shape` (if any; 0 otherwise) that keeps the item count
-/// `size` (an error when the source's item count overflows, reported after the errors of
-/// `shape` itself), once `shape` is checked.
+/// `size`, after checking `shape` (at most 8 extents, at most one negative, the product of the
+/// others within `isize`). `size` is an error when the source's item count overflows, reported
+/// after the errors of `shape`.
 #[inline(always)]
 fn inferred_extent(shape: &[isize], size: Result<isize>) -> Result<isize> {
     if shape.len() > MAX_DIMS {
