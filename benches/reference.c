@@ -66,9 +66,11 @@ static ptrdiff_t clamp(ptrdiff_t bound, ptrdiff_t fallback, ptrdiff_t len, ptrdi
 /* The slice start:stop:step of an axis of `len` positions and byte stride `*stride`, by
  * Python's rules: its count in `*count`, its stride in `*stride` (kept when the count is 0 or 1),
  * the byte offset of its first position in `*offset` (0 when the count is 0). 1 on a zero step or
- * an overflow. */
-static inline __attribute__((always_inline)) int slice_range(ptrdiff_t len, ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step, ptrdiff_t *count,
-                       ptrdiff_t *stride, ptrdiff_t *offset) {
+ * an overflow. Always inlined: called, with its results through pointers, it made
+ * ref_slice_axis 2 ns slower. */
+static inline __attribute__((always_inline)) int slice_range(ptrdiff_t len, ptrdiff_t start, ptrdiff_t stop,
+                                                             ptrdiff_t step, ptrdiff_t *count, ptrdiff_t *stride,
+                                                             ptrdiff_t *offset) {
     if (step == MVS_NONE) step = 1;
     if (step == 0) return 1;
     ptrdiff_t lo = step > 0 ? 0 : -1, hi = step > 0 ? len : len - 1;
