@@ -10,7 +10,7 @@ impl<P: Addr> View<P> {
     pub fn is_contiguous(&self, itemsize: isize, order: Order, strict: bool) -> Result<bool> {
         let itemsize = check_itemsize(itemsize)?;
         let parts = self.parts();
-        Ok(parts.direct().is_ok() && parts.contiguous_items(itemsize, order, strict).is_some())
+        Ok(parts.all_direct() && parts.contiguous_items(itemsize, order, strict).is_some())
     }
 
     /// The number of items, checked.
