@@ -59,7 +59,7 @@ pub unsafe extern "C" fn mvs_slice_axis(
     out: *mut mvs_slice,
 ) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe { derive_from(src, ndim, out, |p| Ok(p.slice_axis(axis as isize, start, stop, step)?)) }
+    unsafe { fixed_ndim!(ndim => derive_from(src, ndim, out, |p| Ok(p.slice_axis(axis as isize, start, stop, step)?))) }
 }
 
 /// Indexes one axis: `src[..., index, ...]`; the result has `ndim - 1` dimensions. A negative
@@ -82,7 +82,9 @@ pub unsafe extern "C" fn mvs_index_axis(
     out: *mut mvs_slice,
 ) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe { derive_from(src, ndim, out, |p| Ok(p.index_axis(axis as isize, index, load_pointer)?)) }
+    unsafe {
+        fixed_ndim!(ndim => derive_from(src, ndim, out, |p| Ok(p.index_axis(axis as isize, index, load_pointer)?)))
+    }
 }
 
 /// NumPy's basic indexing in one call: `src[items[0], ..., items[nitems - 1]]` with integers,
@@ -155,10 +157,12 @@ pub unsafe extern "C" fn mvs_reshape(
 ) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe {
-        derive_from(src, ndim, out, |src| {
-            let shape = array_arg(shape, ndim_arg(out_ndim)?, "shape")?;
-            Ok(src.reshape(itemsize, shape, Order::from_char(order)?)?)
-        })
+        fixed_ndim!(ndim => derive_from(src, ndim, out, |src| {
+            fixed_ndim!(out_ndim => {
+                let shape = array_arg(shape, ndim_arg(out_ndim)?, "shape")?;
+                Ok(src.reshape(itemsize, shape, Order::from_char(order)?)?)
+            })
+        }))
     }
 }
 
@@ -171,7 +175,7 @@ pub unsafe extern "C" fn mvs_reshape(
 #[no_mangle]
 pub unsafe extern "C" fn mvs_transpose(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe { derive_from(src, ndim, out, |p| Ok(p.transpose()?)) }
+    unsafe { fixed_ndim!(ndim => derive_from(src, ndim, out, |p| Ok(p.transpose()?))) }
 }
 
 /// Permutes the axes: axis `i` of the result is axis `axes[i]` of `src`

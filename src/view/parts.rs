@@ -121,24 +121,27 @@ impl<'a, P: Addr> Parts<'a, P> {
         // Exact when `expected` ends as a number: a zero extent makes it 0; otherwise every
         // partial product is at most the item count, and `expected` is its bytes.
         let mut count = 1isize;
-        let mut chains = |axis: usize| {
+        // A loop over positions, not `all` over a closure: the compiler leaves the closure out
+        // of line once `derive_from` compiles it for each number of dimensions.
+        let mut contiguous = true;
+        for k in 0..n {
+            let axis = match order {
+                Order::C => n - 1 - k,
+                Order::F => k,
+            };
             let (len, stride) = (self.shape[axis], self.strides[axis]);
             count = count.wrapping_mul(len);
             if strict || len != 1 {
                 if expected != Some(stride) {
-                    return false;
+                    contiguous = false;
+                    break;
                 }
                 expected = stride.checked_mul(len);
             }
-            true
-        };
-        let contiguous = match order {
-            Order::C => (0..n).rev().all(&mut chains),
-            Order::F => (0..n).all(&mut chains),
-        };
+        }
         if !contiguous {
             // The relaxed rule takes every zero-size view as contiguous.
-            return (!strict && self.shape[..n].contains(&0)).then_some(Ok(0));
+            return (!strict && self.shape[..n].iter().any(|&len| len == 0)).then_some(Ok(0));
         }
         Some(match expected {
             Some(_) => Ok(count),
