@@ -141,7 +141,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         }
         if !contiguous {
             // The relaxed rule takes every zero-size view as contiguous.
-            return (!strict && self.shape[..n].iter().any(|&len| len == 0)).then_some(Ok(0));
+            return (!strict && self.shape[..n].contains(&0)).then_some(Ok(0));
         }
         Some(match expected {
             Some(_) => Ok(count),
