@@ -102,11 +102,9 @@ pub unsafe extern "C" fn mvs_subview(
 ) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe {
-        fixed_ndim!(ndim => derive_from(src, ndim, out, |src| {
-            fixed_ndim!(out_ndim => {
-                let shape = array_arg(shape, ndim_arg(out_ndim)?, "shape")?;
-                Ok(src.subview(itemsize, offset, shape, Order::from_char(order)?)?)
-            })
-        }))
+        fixed_ndim!(ndim => fixed_ndim!(out_ndim => derive_from(src, ndim, out, |src| {
+            let shape = array_arg(shape, ndim_arg(out_ndim)?, "shape")?;
+            Ok(src.subview(itemsize, offset, shape, Order::from_char(order)?)?)
+        })))
     }
 }
