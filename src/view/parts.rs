@@ -122,7 +122,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         // partial product is at most the item count, and `expected` is its bytes.
         let mut count = 1isize;
         // A loop over positions, not `all` over a closure: the compiler leaves the closure out
-        // of line once `derive_from` compiles it for each number of dimensions.
+        // of line once `fixed_ndim!` compiles its caller for each number of dimensions.
         let mut contiguous = true;
         for k in 0..n {
             let axis = match order {
