@@ -8,33 +8,24 @@
 
 #![allow(non_camel_case_types)]
 
-/// `$body`, with the variable `$n` bound to the constant `$n` holds when that is 1 to 4 (the
-/// common numbers of dimensions). Each arm compiles its own copy of `$body`, and of the
-/// closures in it, so that each copy is inlined where it is called (each once) and its walks
-/// over `$n` axes are unrolled, the entries past them known to be 0. Wrap the whole
-/// `derive_from` call, also for a second ndim (subview, reshape): each arm then writes its own
-/// result, storing constants directly. A derivation of a 4-D view went from 146 to 104
-/// instructions (transpose), 369 to 250 (reshape), 388 to 269 (subview); a 2-D subview of a
-/// 1-D view from 308 to 145 (`make icount`).
+/// `$body`, with the variable `$n` rebound as a constant when its value is 1 to 4 (the common
+/// numbers of dimensions, listed once, in the first rule). Each arm compiles its own copy of
+/// `$body`, and of the closures in it, so that each copy is inlined where it is called (each
+/// once) and its walks over `$n` axes are unrolled, the entries past them known to be 0. Wrap
+/// the whole `derive_from` call, also for a second ndim (subview, reshape): each arm then
+/// writes its own result, storing constants directly. A derivation of a 4-D view went from 146
+/// to 104 instructions (transpose), 369 to 250 (reshape), 388 to 269 (subview); a 2-D subview
+/// of a 1-D view from 308 to 145 (`make icount`).
 macro_rules! fixed_ndim {
     ($n:ident => $body:expr) => {
+        fixed_ndim!(@arms $n => $body; 1, 2, 3, 4)
+    };
+    (@arms $n:ident => $body:expr; $($k:literal),*) => {
         match $n {
-            1 => {
-                let $n: c_int = 1;
+            $($k => {
+                let $n: c_int = $k;
                 $body
-            }
-            2 => {
-                let $n: c_int = 2;
-                $body
-            }
-            3 => {
-                let $n: c_int = 3;
-                $body
-            }
-            4 => {
-                let $n: c_int = 4;
-                $body
-            }
+            })*
             _ => $body,
         }
     };
