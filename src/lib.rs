@@ -1,8 +1,9 @@
 //! memviewslice: strided views over raw memory with a C ABI laid out like Cython's
 //! `__Pyx_memviewslice`.
 //!
-//! [`view`] holds the view arithmetic in safe Rust, [`memory`] the layout arithmetic and
-//! bookkeeping of owned memory (buffers, pools); [`ffi`] is the C API over both.
+//! [`view`] holds the view arithmetic in safe Rust (but for one block of SSE2 intrinsics, which
+//! only compute), [`memory`] the layout arithmetic and bookkeeping of owned memory (buffers,
+//! pools); [`ffi`] is the C API over both.
 
 pub mod ffi;
 pub mod memory;

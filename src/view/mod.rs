@@ -12,6 +12,7 @@ mod construct;
 mod diagonal;
 mod error;
 mod index;
+mod lanes;
 mod parts;
 mod query;
 mod reshape;

@@ -44,3 +44,32 @@ proptest! {
         prop_assert_eq!(p.transpose(), v.derive(|w| w.transpose()));
     }
 }
+
+/// Values around the edges of the fast range test (0, 2^29, 2^30, the extremes), and any.
+fn arb_edge() -> impl Strategy<Value = isize> {
+    let edges = [0, 1, -1, 1 << 29, -(1 << 29), 1 << 30, -(1 << 30), isize::MAX, isize::MIN];
+    prop_oneof![
+        prop::sample::select(edges.to_vec()),
+        (prop::sample::select(edges.to_vec()), -2..=2isize).prop_map(|(e, d)| e.wrapping_add(d)),
+        any::<isize>(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(4096))]
+
+    /// The test of [`Parts::new`] two entries at a time gives what it gives one at a time.
+    #[test]
+    fn range_bits_pairwise_is_range_bits_scalar(
+        shape in prop::array::uniform8(arb_edge()),
+        strides in prop::array::uniform8(arb_edge()),
+        ndim in 0..=MAX_DIMS,
+        entries in prop::sample::select(vec![4, MAX_DIMS]),
+    ) {
+        let keep = &KEEP[ndim];
+        prop_assert_eq!(
+            lanes::range_bits(&shape, &strides, keep, entries),
+            lanes::range_bits_scalar(&shape, &strides, keep, entries)
+        );
+    }
+}

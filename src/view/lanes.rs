@@ -1,0 +1,52 @@
+//! The range test every checked view passes ([`Parts::new`](super::Parts::new)), two entries at
+//! a time on x86_64.
+//!
+//! Written with SSE2 intrinsics because the compiler keeps the scalar form in general-purpose
+//! registers, which the derivation's result then also needs: a 4-D slice took 212 instructions
+//! with the scalar form against 182 (`make icount`), and stored its result entry by entry
+//! instead of 16 bytes at a time.
+
+use super::MAX_DIMS;
+
+/// The OR, as unsigned numbers, of `shape[i] & keep[i]` and `(strides[i] & keep[i]) + 2^29`
+/// over the first `entries` entries (an even number): below 2^30 exactly when each of those
+/// extents is in `0..2^30` and each stride in `-2^29..2^29`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn range_bits(
+    shape: &[isize; MAX_DIMS],
+    strides: &[isize; MAX_DIMS],
+    keep: &[isize; MAX_DIMS],
+    entries: usize,
+) -> usize {
+    use core::arch::x86_64::*;
+    // SAFETY: these intrinsics take no pointers and need only SSE2, which is part of the
+    // x86_64 baseline: every x86_64 processor has it.
+    unsafe {
+        let pair = |a: &[isize; MAX_DIMS], i: usize| _mm_set_epi64x(a[i + 1] as i64, a[i] as i64);
+        let bias = _mm_set1_epi64x(1 << 29);
+        let mut acc = _mm_setzero_si128();
+        for j in 0..entries / 2 {
+            let (i, k) = (2 * j, pair(keep, 2 * j));
+            let extents = _mm_and_si128(pair(shape, i), k);
+            let strides = _mm_add_epi64(_mm_and_si128(pair(strides, i), k), bias);
+            acc = _mm_or_si128(acc, _mm_or_si128(extents, strides));
+        }
+        _mm_cvtsi128_si64(_mm_or_si128(acc, _mm_unpackhi_epi64(acc, acc))) as usize
+    }
+}
+
+/// [`range_bits`] one entry at a time, for other targets (and as the tests' reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+pub(super) fn range_bits_scalar(
+    shape: &[isize; MAX_DIMS],
+    strides: &[isize; MAX_DIMS],
+    keep: &[isize; MAX_DIMS],
+    entries: usize,
+) -> usize {
+    (0..entries)
+        .fold(0, |acc, i| acc | (shape[i] & keep[i]) as usize | (strides[i] & keep[i]).wrapping_add(1 << 29) as usize)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) use range_bits_scalar as range_bits;
