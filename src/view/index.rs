@@ -25,8 +25,8 @@ pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Resu
     if step == 0 {
         return Err(Error::StepZero);
     }
-    let (lower, upper) = if step > 0 { (0, len) } else { (-1, len - 1) };
-    let clamp = |bound: isize, default: isize| {
+    // A given bound, negatives counting from the end, clamped to `lower..=upper`.
+    let clamp = |bound: isize, default: isize, lower: isize, upper: isize| {
         if bound == NONE {
             default
         } else if bound < 0 {
@@ -35,20 +35,25 @@ pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Resu
             bound.min(upper)
         }
     };
-    let start = clamp(start, if step > 0 { lower } else { upper });
-    let stop = clamp(stop, if step > 0 { upper } else { lower });
-    // The positions from `start` towards `stop` (none when `stop` is not ahead), taken every
-    // `|step|`: a shift for steps of ±1 and other powers of two (the common ones), which
-    // spares a division's latency.
-    let ahead = if step > 0 { stop - start } else { start - stop };
-    let count = if ahead <= 0 {
-        0
-    } else {
-        let (gaps, every) = ((ahead - 1) as usize, step.unsigned_abs());
+    // The number of positions `ahead` of the first (none when not positive), taken every
+    // `every`: a shift for steps of ±1 and other powers of two (the common ones), which spares a
+    // division's latency.
+    let count = |ahead: isize, every: usize| {
+        if ahead <= 0 {
+            return 0;
+        }
+        let gaps = (ahead - 1) as usize;
         let taken = if every.is_power_of_two() { gaps >> every.trailing_zeros() } else { gaps / every };
         taken as isize + 1
     };
-    Ok((start, count, step))
+    // One path for each direction: merged, every choice between them costs a conditional move.
+    Ok(if step > 0 {
+        let (start, stop) = (clamp(start, 0, 0, len), clamp(stop, len, 0, len));
+        (start, count(stop - start, step as usize), step)
+    } else {
+        let (start, stop) = (clamp(start, len - 1, -1, len - 1), clamp(stop, -1, -1, len - 1));
+        (start, count(start - stop, step.unsigned_abs()), step)
+    })
 }
 
 /// What indexing needs to know of one source axis.

@@ -155,10 +155,12 @@ impl<'a, P: Addr> Parts<'a, P> {
         }
     }
 
-    /// The description of `axis` that indexing needs.
+    /// The description of `axis` that indexing needs (suboffset -1, not read, when every axis
+    /// is known to be direct: the indirect paths then fold away).
     #[inline(always)]
     pub(super) fn source_axis(&self, axis: usize) -> SourceAxis {
-        SourceAxis { axis, len: self.shape[axis], stride: self.strides[axis], suboffset: self.suboffsets[axis] }
+        let suboffset = if self.known_direct { -1 } else { self.suboffsets[axis] };
+        SourceAxis { axis, len: self.shape[axis], stride: self.strides[axis], suboffset }
     }
 
     /// The origin moved by `bytes` along `axis`: the data address, or, behind an indirect
@@ -224,22 +226,34 @@ impl<'a, P: Addr> Parts<'a, P> {
     #[inline(always)]
     pub fn slice_axis(&self, axis: isize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
         let axis = self.axis(axis)?;
-        // Whether every axis is direct, tested once: both moving the origin and the result's
-        // suboffsets (then all -1) need it.
-        let parts = Parts { known_direct: self.all_direct(), ..*self };
-        let (origin, len, stride) = parts.sliced(axis, parts.source_axis(axis), start, stop, step)?;
-        Ok(WithAxis { view: parts.view().with_origin(origin), axis, len, stride })
+        if self.all_direct() {
+            Parts { known_direct: true, ..*self }.slice_axis_at(axis, start, stop, step)
+        } else {
+            self.slice_axis_at(axis, start, stop, step)
+        }
+    }
+
+    #[inline(always)]
+    fn slice_axis_at(&self, axis: usize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
+        let (origin, len, stride) = self.sliced(axis, self.source_axis(axis), start, stop, step)?;
+        Ok(WithAxis { view: self.view().with_origin(origin), axis, len, stride })
     }
 
     /// [`View::index_axis`] of these parts.
     #[inline(always)]
     pub fn index_axis(&self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<View<P>> {
         let axis = self.axis(axis)?;
-        // Tested once, as in `slice_axis`: a direct view's result has all suboffsets -1, not
-        // gathered (152 instructions against 166 per 4-D index, `make icount`).
-        let parts = Parts { known_direct: self.all_direct(), ..*self };
-        let origin = parts.indexed(axis, parts.source_axis(axis), index, deref)?;
-        Ok(parts.without_axis(axis).with_origin(origin))
+        if self.all_direct() {
+            Parts { known_direct: true, ..*self }.index_axis_at(axis, index, deref)
+        } else {
+            self.index_axis_at(axis, index, deref)
+        }
+    }
+
+    #[inline(always)]
+    fn index_axis_at(&self, axis: usize, index: isize, deref: impl FnMut(P) -> P) -> Result<View<P>> {
+        let origin = self.indexed(axis, self.source_axis(axis), index, deref)?;
+        Ok(self.without_axis(axis).with_origin(origin))
     }
 
     /// The view without `axis` (below `ndim`), later axes shifted down: each entry gathered
