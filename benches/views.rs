@@ -33,31 +33,44 @@ unsafe extern "C" fn floor(src: *const mvs_slice, ndim: c_int, out: *mut mvs_sli
     MVS_OK
 }
 
+/// An `mvs_slice` at the start of a cache line, so that every run moves the same lines (on the
+/// stack, its place would vary with the process's stack address, and with it how many of the
+/// 16-byte moves straddle two lines).
+#[repr(C, align(64))]
+#[derive(Default)]
+struct Line(mvs_slice);
+
 fn check(status: mvs_status, what: &str) {
     assert_eq!(status, MVS_OK, "{what} failed: {:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
 }
 
 fn views(c: &mut Criterion) {
     let mut buffer = vec![0f64; SHAPE.iter().product::<isize>() as usize];
-    let mut src = mvs_slice::default();
+    let mut src = Line::default();
     check(
-        unsafe { mvs_view_contiguous(buffer.as_mut_ptr().cast::<c_void>(), ITEMSIZE, 4, SHAPE.as_ptr(), C, &mut src) },
+        unsafe {
+            mvs_view_contiguous(buffer.as_mut_ptr().cast::<c_void>(), ITEMSIZE, 4, SHAPE.as_ptr(), C, &mut src.0)
+        },
         "mvs_view_contiguous",
     );
     // A non-contiguous source, src[:, :, :16, :], of shape (8, 16, 16, 64): it still reshapes to
     // (128, 1024) without a copy (axes 0-1 and 2-3 merge), as NumPy's reshape does.
-    let mut strided = mvs_slice::default();
-    check(unsafe { mvs_slice_axis(&src, 4, 2, 0, 16, 1, &mut strided) }, "mvs_slice_axis");
+    let mut strided = Line::default();
+    check(unsafe { mvs_slice_axis(&src.0, 4, 2, 0, 16, 1, &mut strided.0) }, "mvs_slice_axis");
 
     let mut g = c.benchmark_group("views");
     g.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(1));
 
-    // Every derivation writing one `out`: `$call` gets (src pointer, out pointer).
-    let mut out = mvs_slice::default();
+    // Every derivation writing one `out`: `$call` gets (src pointer, out pointer), made opaque
+    // with `black_box`. The other arguments are plain constants, passed in registers as a C
+    // caller passes them: the library is a separate crate built without LTO, so nothing is
+    // folded into its functions. (Through `black_box`, each argument would also be stored and
+    // reloaded on every call.)
+    let mut out = Line::default();
     macro_rules! bench {
         ($name:literal, $src:expr, |$s:ident, $o:ident| $call:expr) => {{
             let src_ptr: *const mvs_slice = $src;
-            let out_ptr: *mut mvs_slice = &mut out;
+            let out_ptr: *mut mvs_slice = &mut out.0;
             // The call must succeed: a fast error path would make a meaningless number.
             {
                 let $s = src_ptr;
@@ -76,54 +89,21 @@ fn views(c: &mut Criterion) {
         }};
     }
 
-    let s: *const mvs_slice = &src;
-    bench!("floor", s, |s, o| floor(s, black_box(4), o));
+    let s: *const mvs_slice = &src.0;
+    bench!("floor", s, |s, o| floor(s, 4, o));
 
     // Targets: within 2x of the floor.
-    bench!("slice_axis", s, |s, o| mvs_slice_axis(
-        s,
-        black_box(4),
-        black_box(2),
-        black_box(3),
-        black_box(-2),
-        black_box(2),
-        o
-    ));
-    bench!("index_axis", s, |s, o| mvs_index_axis(s, black_box(4), black_box(1), black_box(-3), o));
+    bench!("slice_axis", s, |s, o| mvs_slice_axis(s, 4, 2, 3, -2, 2, o));
+    bench!("index_axis", s, |s, o| mvs_index_axis(s, 4, 1, -3, o));
     let sub_shape: [isize; 4] = [4, 8, 16, 32];
-    bench!("subview", s, |s, o| mvs_subview(
-        s,
-        black_box(4),
-        black_box(ITEMSIZE),
-        black_box(64),
-        black_box(4),
-        black_box(sub_shape.as_ptr()),
-        black_box(C),
-        o
-    ));
-    bench!("transpose", s, |s, o| mvs_transpose(s, black_box(4), o));
+    bench!("subview", s, |s, o| mvs_subview(s, 4, ITEMSIZE, 64, 4, sub_shape.as_ptr(), C, o));
+    bench!("transpose", s, |s, o| mvs_transpose(s, 4, o));
 
     // Targets: within 5x of the floor.
     let flat: [isize; 2] = [128, 2048];
-    bench!("reshape", s, |s, o| mvs_reshape(
-        s,
-        black_box(4),
-        black_box(ITEMSIZE),
-        black_box(2),
-        black_box(flat.as_ptr()),
-        black_box(C),
-        o
-    ));
+    bench!("reshape", s, |s, o| mvs_reshape(s, 4, ITEMSIZE, 2, flat.as_ptr(), C, o));
     let half_flat: [isize; 2] = [128, 1024];
-    bench!("reshape_noncontig", &strided, |s, o| mvs_reshape(
-        s,
-        black_box(4),
-        black_box(ITEMSIZE),
-        black_box(2),
-        black_box(half_flat.as_ptr()),
-        black_box(C),
-        o
-    ));
+    bench!("reshape_noncontig", &strided.0, |s, o| mvs_reshape(s, 4, ITEMSIZE, 2, half_flat.as_ptr(), C, o));
     // src[3, 2:14:3, ::-1, -5]
     let items = [
         mvs_index_item { kind: MVS_ITEM_INDEX, start: 3, stop: 0, step: 0 },
@@ -133,68 +113,32 @@ fn views(c: &mut Criterion) {
     ];
     let mut out_ndim: c_int = 0;
     let out_ndim_ptr: *mut c_int = &mut out_ndim;
-    bench!("index", s, |s, o| mvs_index(
-        s,
-        black_box(4),
-        black_box(items.as_ptr()),
-        black_box(4),
-        o,
-        black_box(out_ndim_ptr)
-    ));
+    bench!("index", s, |s, o| mvs_index(s, 4, items.as_ptr(), 4, o, out_ndim_ptr));
 
     // No target: reported for completeness.
     let axes: [c_int; 4] = [2, 0, 3, 1];
-    bench!("permute", s, |s, o| mvs_permute(s, black_box(4), black_box(axes.as_ptr()), o));
+    bench!("permute", s, |s, o| mvs_permute(s, 4, axes.as_ptr(), o));
     let wide: [isize; 5] = [3, 8, 16, 32, 64];
-    bench!("broadcast_to", s, |s, o| mvs_broadcast_to(s, black_box(4), black_box(5), black_box(wide.as_ptr()), o));
-    bench!("diagonal", s, |s, o| mvs_diagonal(s, black_box(4), black_box(1), black_box(2), black_box(3), o));
-    bench!("flip_axis", s, |s, o| mvs_flip_axis(s, black_box(4), black_box(1), o));
-    bench!("flip", s, |s, o| mvs_flip(s, black_box(4), o));
-    bench!("sliding_window", s, |s, o| mvs_sliding_window(
-        s,
-        black_box(4),
-        black_box(3),
-        black_box(5),
-        black_box(2),
-        o
-    ));
-    bench!("expand_dims", s, |s, o| mvs_expand_dims(s, black_box(4), black_box(2), o));
+    bench!("broadcast_to", s, |s, o| mvs_broadcast_to(s, 4, 5, wide.as_ptr(), o));
+    bench!("diagonal", s, |s, o| mvs_diagonal(s, 4, 1, 2, 3, o));
+    bench!("flip_axis", s, |s, o| mvs_flip_axis(s, 4, 1, o));
+    bench!("flip", s, |s, o| mvs_flip(s, 4, o));
+    bench!("sliding_window", s, |s, o| mvs_sliding_window(s, 4, 3, 5, 2, o));
+    bench!("expand_dims", s, |s, o| mvs_expand_dims(s, 4, 2, o));
     // Squeeze needs an extent-1 axis: squeeze the (8, 16, 1, 32, 64) view expand_dims makes.
-    let mut expanded = mvs_slice::default();
-    check(unsafe { mvs_expand_dims(&src, 4, 2, &mut expanded) }, "mvs_expand_dims");
-    bench!("squeeze_axis", &expanded, |s, o| mvs_squeeze_axis(s, black_box(5), black_box(2), o));
-    bench!("squeeze", &expanded, |s, o| mvs_squeeze(s, black_box(5), o, black_box(out_ndim_ptr)));
-    bench!("swap_axes", s, |s, o| mvs_swap_axes(s, black_box(4), black_box(0), black_box(3), o));
+    let mut expanded = Line::default();
+    check(unsafe { mvs_expand_dims(&src.0, 4, 2, &mut expanded.0) }, "mvs_expand_dims");
+    bench!("squeeze_axis", &expanded.0, |s, o| mvs_squeeze_axis(s, 5, 2, o));
+    bench!("squeeze", &expanded.0, |s, o| mvs_squeeze(s, 5, o, out_ndim_ptr));
+    bench!("swap_axes", s, |s, o| mvs_swap_axes(s, 4, 0, 3, o));
     let (from, to): ([c_int; 1], [c_int; 1]) = ([0], [-1]);
-    bench!("move_axes", s, |s, o| mvs_move_axes(
-        s,
-        black_box(4),
-        black_box(from.as_ptr()),
-        black_box(to.as_ptr()),
-        black_box(1),
-        o
-    ));
+    bench!("move_axes", s, |s, o| mvs_move_axes(s, 4, from.as_ptr(), to.as_ptr(), 1, o));
     // Four outputs: `o` is unused, the pieces go to `pieces`.
     let mut pieces = [mvs_slice::default(); 4];
     let pieces_ptr: *mut mvs_slice = pieces.as_mut_ptr();
-    bench!("split_sections_4", s, |s, _o| mvs_split_sections(
-        s,
-        black_box(4),
-        black_box(1),
-        black_box(4),
-        black_box(0),
-        black_box(pieces_ptr),
-        black_box(4)
-    ));
+    bench!("split_sections_4", s, |s, _o| mvs_split_sections(s, 4, 1, 4, 0, pieces_ptr, 4));
     let cuts: [isize; 3] = [4, 8, 12];
-    bench!("split_at_3", s, |s, _o| mvs_split_at(
-        s,
-        black_box(4),
-        black_box(1),
-        black_box(cuts.as_ptr()),
-        black_box(3),
-        black_box(pieces_ptr)
-    ));
+    bench!("split_at_3", s, |s, _o| mvs_split_at(s, 4, 1, cuts.as_ptr(), 3, pieces_ptr));
 
     g.finish();
     black_box(&pieces);
