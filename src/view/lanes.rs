@@ -8,14 +8,16 @@
 
 use super::MAX_DIMS;
 
-/// The OR, as unsigned numbers, of `shape[i] & keep[i]` and `(strides[i] & keep[i]) + 2^29`
-/// over the first `entries` entries (an even number): below 2^30 exactly when each of those
-/// extents is in `0..2^30` and each stride in `-2^29..2^29`.
+/// The OR, as unsigned numbers, of `shape[i] & keep[i]`, `(strides[i] & keep[i]) + 2^29` and
+/// `!suboffsets[i] & keep[i]` over the first `entries` entries (an even number): below 2^30
+/// exactly when each of those extents is in `0..2^30`, each stride in `-2^29..2^29` and each
+/// suboffset negative (the axis direct).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn range_bits(
     shape: &[isize; MAX_DIMS],
     strides: &[isize; MAX_DIMS],
+    suboffsets: &[isize; MAX_DIMS],
     keep: &[isize; MAX_DIMS],
     entries: usize,
 ) -> usize {
@@ -30,7 +32,8 @@ pub(super) fn range_bits(
             let (i, k) = (2 * j, pair(keep, 2 * j));
             let extents = _mm_and_si128(pair(shape, i), k);
             let strides = _mm_add_epi64(_mm_and_si128(pair(strides, i), k), bias);
-            acc = _mm_or_si128(acc, _mm_or_si128(extents, strides));
+            let indirect = _mm_andnot_si128(pair(suboffsets, i), k);
+            acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(extents, strides), indirect));
         }
         _mm_cvtsi128_si64(_mm_or_si128(acc, _mm_unpackhi_epi64(acc, acc))) as usize
     }
@@ -41,11 +44,15 @@ pub(super) fn range_bits(
 pub(super) fn range_bits_scalar(
     shape: &[isize; MAX_DIMS],
     strides: &[isize; MAX_DIMS],
+    suboffsets: &[isize; MAX_DIMS],
     keep: &[isize; MAX_DIMS],
     entries: usize,
 ) -> usize {
-    (0..entries)
-        .fold(0, |acc, i| acc | (shape[i] & keep[i]) as usize | (strides[i] & keep[i]).wrapping_add(1 << 29) as usize)
+    (0..entries).fold(0, |acc, i| {
+        let extent = (shape[i] & keep[i]) as usize;
+        let stride = (strides[i] & keep[i]).wrapping_add(1 << 29) as usize;
+        acc | extent | stride | (!suboffsets[i] & keep[i]) as usize
+    })
 }
 
 #[cfg(not(target_arch = "x86_64"))]

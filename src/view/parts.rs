@@ -47,17 +47,20 @@ impl<'a, P: Addr> Parts<'a, P> {
         let n = check_ndim(ndim)?;
         // Fast in the common case: when every extent is below 2^30 (a negative one is not, as an
         // unsigned number) and every stride is in -2^29..2^29, the span is below 8 * 2^59 and
-        // fits. Entries past `ndim` are cleared through the mask of the axes below it.
+        // fits. The same test tells whether every axis is direct, which the derivations then
+        // know without looking again. Entries past `ndim` are cleared through the mask of the
+        // axes below it.
         let keep = &KEEP[n];
         // Views of up to 4 dimensions (most) need the first 4 entries only.
         let entries = if n <= 4 { 4 } else { MAX_DIMS };
-        if lanes::range_bits(shape, strides, keep, entries) >= 1 << 30 {
+        let usual = lanes::range_bits(shape, strides, suboffsets, keep, entries) < 1 << 30;
+        if !usual {
             if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
                 return Err(Error::NegativeDim { axis, len: shape[axis] });
             }
             span(&shape[..n], &strides[..n])?;
         }
-        Ok(Parts { data, ndim: n, shape, strides, suboffsets, known_direct: false })
+        Ok(Parts { data, ndim: n, shape, strides, suboffsets, known_direct: usual })
     }
 
     /// The view these parts describe: entries past `ndim` cleared, negative suboffsets -1 (all

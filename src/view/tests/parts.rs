@@ -63,13 +63,14 @@ proptest! {
     fn range_bits_pairwise_is_range_bits_scalar(
         shape in prop::array::uniform8(arb_edge()),
         strides in prop::array::uniform8(arb_edge()),
+        suboffsets in prop::array::uniform8(arb_edge()),
         ndim in 0..=MAX_DIMS,
         entries in prop::sample::select(vec![4, MAX_DIMS]),
     ) {
         let keep = &KEEP[ndim];
         prop_assert_eq!(
-            lanes::range_bits(&shape, &strides, keep, entries),
-            lanes::range_bits_scalar(&shape, &strides, keep, entries)
+            lanes::range_bits(&shape, &strides, &suboffsets, keep, entries),
+            lanes::range_bits_scalar(&shape, &strides, &suboffsets, keep, entries)
         );
     }
 }
