@@ -18,21 +18,28 @@ pub enum Item {
 }
 
 /// Python's `slice(start, stop, step).indices(len)`, reduced to the first position and the
-/// number of positions. [`NONE`] means "not given" for each of the three.
+/// number of positions, for a length `len >= 0`. [`NONE`] means "not given" for each of the three.
 #[inline(always)]
 pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Result<(isize, isize, isize)> {
     let step = if step == NONE { 1 } else { step };
     if step == 0 {
         return Err(Error::StepZero);
     }
-    // A given bound, negatives counting from the end, clamped to `lower..=upper`.
-    let clamp = |bound: isize, default: isize, lower: isize, upper: isize| {
-        if bound == NONE {
-            default
-        } else if bound < 0 {
+    // A bound, negatives counting from the end, clamped to `lower..=upper`. `NONE`, the most
+    // negative number, lands on `lower` (`len` is not negative: the sum does not overflow),
+    // which is its meaning for a start when stepping forward and a stop when stepping back.
+    let clamp = |bound: isize, lower: isize, upper: isize| {
+        if bound < 0 {
             (bound + len).max(lower)
         } else {
             bound.min(upper)
+        }
+    };
+    let or_end = |bound: isize, end: isize, lower: isize, upper: isize| {
+        if bound == NONE {
+            end
+        } else {
+            clamp(bound, lower, upper)
         }
     };
     // The number of positions `ahead` of the first (none when not positive), taken every
@@ -48,10 +55,10 @@ pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Resu
     };
     // One path for each direction: merged, every choice between them costs a conditional move.
     Ok(if step > 0 {
-        let (start, stop) = (clamp(start, 0, 0, len), clamp(stop, len, 0, len));
+        let (start, stop) = (clamp(start, 0, len), or_end(stop, len, 0, len));
         (start, count(stop - start, step as usize), step)
     } else {
-        let (start, stop) = (clamp(start, len - 1, -1, len - 1), clamp(stop, -1, -1, len - 1));
+        let (start, stop) = (or_end(start, len - 1, -1, len - 1), clamp(stop, -1, len - 1));
         (start, count(start - stop, step.unsigned_abs()), step)
     })
 }
