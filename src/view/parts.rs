@@ -229,6 +229,10 @@ impl<'a, P: Addr> Parts<'a, P> {
     #[inline(always)]
     pub fn slice_axis(&self, axis: isize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
         let axis = self.axis(axis)?;
+        // Derived on two paths, split once on whether every axis is direct: on the direct one
+        // (the usual), suboffsets are known to be -1 and the indirect cases fold away. With
+        // the test's result kept as a flag, its uses were not folded: a 4-D slice took 182
+        // instructions against 175, an index 152 against 137 (`make icount`).
         if self.all_direct() {
             Parts { known_direct: true, ..*self }.slice_axis_at(axis, start, stop, step)
         } else {
@@ -236,6 +240,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         }
     }
 
+    /// [`Parts::slice_axis`] of axis `axis`, in range.
     #[inline(always)]
     fn slice_axis_at(&self, axis: usize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
         let (origin, len, stride) = self.sliced(axis, self.source_axis(axis), start, stop, step)?;
@@ -246,6 +251,7 @@ impl<'a, P: Addr> Parts<'a, P> {
     #[inline(always)]
     pub fn index_axis(&self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<View<P>> {
         let axis = self.axis(axis)?;
+        // Two paths, as in `slice_axis`.
         if self.all_direct() {
             Parts { known_direct: true, ..*self }.index_axis_at(axis, index, deref)
         } else {
@@ -253,6 +259,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         }
     }
 
+    /// [`Parts::index_axis`] of axis `axis`, in range.
     #[inline(always)]
     fn index_axis_at(&self, axis: usize, index: isize, deref: impl FnMut(P) -> P) -> Result<View<P>> {
         let origin = self.indexed(axis, self.source_axis(axis), index, deref)?;
