@@ -53,7 +53,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         let keep = &KEEP[n];
         // Views of up to 4 dimensions (most) need the first 4 entries only.
         let entries = if n <= 4 { 4 } else { MAX_DIMS };
-        let usual = lanes::range_bits(shape, strides, suboffsets, keep, entries) < 1 << 30;
+        let usual = lanes::Entries { shape, strides, suboffsets, keep }.range_bits(entries) < 1 << 30;
         if !usual {
             if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
                 return Err(Error::NegativeDim { axis, len: shape[axis] });

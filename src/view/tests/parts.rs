@@ -67,10 +67,7 @@ proptest! {
         ndim in 0..=MAX_DIMS,
         entries in prop::sample::select(vec![4, MAX_DIMS]),
     ) {
-        let keep = &KEEP[ndim];
-        prop_assert_eq!(
-            lanes::range_bits(&shape, &strides, &suboffsets, keep, entries),
-            lanes::range_bits_scalar(&shape, &strides, &suboffsets, keep, entries)
-        );
+        let e = lanes::Entries { shape: &shape, strides: &strides, suboffsets: &suboffsets, keep: &KEEP[ndim] };
+        prop_assert_eq!(e.range_bits(entries), e.range_bits_scalar(entries));
     }
 }
