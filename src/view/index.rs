@@ -17,8 +17,8 @@ pub enum Item {
     Ellipsis,
 }
 
-/// Python's `slice(start, stop, step).indices(len)`, reduced to the first position and the
-/// number of positions, for a length `len >= 0`. [`NONE`] means "not given" for each of the three.
+/// Python's `slice(start, stop, step).indices(len)` for a length `len >= 0`, reduced to the
+/// first position and the number of positions. [`NONE`] means "not given" for each of the three.
 #[inline(always)]
 pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Result<(isize, isize, isize)> {
     let step = if step == NONE { 1 } else { step };
