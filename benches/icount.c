@@ -13,7 +13,8 @@
  * criterion floor), slice_axis, index_axis, transpose, subview, reshape, index (4 items), and
  * c_slice_axis, c_index_axis, c_transpose, c_subview, c_reshape, c_index: the same six operations
  * written by hand in C with the same checks (benches/reference.c), for what that work costs with
- * no library around it. */
+ * no library around it; and reshape_noncontig, views.rs's reshape of a non-contiguous view (NumPy's
+ * walk over the axes; no C reference). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,14 +24,14 @@
 #include "memviewslice.h"
 #include "reference.h"
 
-enum { NOPS = 13, ROUNDS = 30, CALLS = 200000 };
+enum { NOPS = 14, ROUNDS = 30, CALLS = 200000 };
 static const char *const ops[NOPS] = {"floor",        "slice_axis",  "index_axis", "transpose", "subview",
                                       "reshape",      "index",       "c_slice_axis", "c_index_axis",
-                                      "c_transpose",  "c_subview",   "c_reshape",  "c_index"};
+                                      "c_transpose",  "c_subview",   "c_reshape",  "c_index", "reshape_noncontig"};
 
 static double buf[8 * 16 * 32 * 64];
 /* Each at the start of a cache line, as in benches/views.rs. */
-static _Alignas(64) mvs_slice src, out;
+static _Alignas(64) mvs_slice src, strided, out;
 
 __attribute__((noinline)) static mvs_status floor_op(const mvs_slice *s, mvs_slice *o) {
     memcpy(o, s, sizeof *o);
@@ -43,17 +44,18 @@ __attribute__((noinline)) static mvs_status floor_op(const mvs_slice *s, mvs_sli
 
 /* Calls op `k` n times; the number of failed calls. */
 static long run(int k, long n) {
-    static const ptrdiff_t flat[2] = {128, 2048}, sub[4] = {4, 8, 16, 32};
+    static const ptrdiff_t flat[2] = {128, 2048}, half_flat[2] = {128, 1024}, sub[4] = {4, 8, 16, 32};
     static const mvs_index_item items[4] = {
         {MVS_ITEM_INDEX, 3, 0, 0},
         {MVS_ITEM_SLICE, 2, 14, 3},
         {MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, -1},
         {MVS_ITEM_INDEX, -5, 0, 0},
     };
+    const mvs_slice *source = k == NOPS - 1 ? &strided : &src;
     int nd;
     long failures = 0;
     for (long i = 0; i < n; i++) {
-        const mvs_slice *s = &src;
+        const mvs_slice *s = source;
         mvs_slice *o = &out;
         __asm__ volatile("" : "+r"(s), "+r"(o)); /* opaque pointers, as criterion's black_box */
         mvs_status st;
@@ -70,7 +72,8 @@ static long run(int k, long n) {
         case 9: st = ref_transpose(s, 4, o); break;
         case 10: st = ref_subview(s, 4, sizeof(double), 64, 4, sub, 'C', o); break;
         case 11: st = ref_reshape(s, 4, sizeof(double), 2, flat, 'C', o); break;
-        default: st = ref_index(s, 4, items, 4, o, &nd); break;
+        case 12: st = ref_index(s, 4, items, 4, o, &nd); break;
+        default: st = mvs_reshape(s, 4, sizeof(double), 2, half_flat, 'C', o); break;
         }
         failures += st != MVS_OK;
         __asm__ volatile("" : : "r"(o) : "memory"); /* keep every call */
@@ -101,6 +104,8 @@ static double now_ns(void) {
 int main(int argc, char **argv) {
     ptrdiff_t shape[4] = {8, 16, 32, 64};
     if (mvs_view_contiguous(buf, sizeof(double), 4, shape, 'C', &src) != MVS_OK || !references_agree()) return 1;
+    /* src[:, :, :16, :], of shape (8, 16, 16, 64): it reshapes to (128, 1024) with no copy. */
+    if (mvs_slice_axis(&src, 4, 2, 0, 16, 1, &strided) != MVS_OK) return 1;
     if (argc == 2 && !strcmp(argv[1], "time")) {
         double best[NOPS];
         for (int k = 0; k < NOPS; k++) best[k] = 1e300;
