@@ -72,10 +72,11 @@ pub(super) struct SourceAxis {
     pub(super) suboffset: isize,
 }
 
-/// `index` in `0..len`, negatives counting from the end.
+/// `index` in `0..len` (`len >= 0`), negatives counting from the end.
 pub(super) fn wrap_index(index: isize, axis: usize, len: isize) -> Result<isize> {
     let i = if index < 0 { index + len } else { index };
-    if (0..len).contains(&i) {
+    // One unsigned comparison: a negative `i` is above every extent as an unsigned number.
+    if (i as usize) < len as usize {
         Ok(i)
     } else {
         Err(Error::Index { index, axis, len })
