@@ -42,13 +42,16 @@ pub fn slice_indices(len: isize, start: isize, stop: isize, step: isize) -> Resu
             clamp(bound, lower, upper)
         }
     };
-    // The positions taken every `every` from the first, over a distance `ahead` to the bound
-    // (none when it is not positive): `ahead / every` rounded up. A shift for steps of ±1 and
-    // other powers of two (the common ones), which spares a division's latency.
+    // The number of positions `ahead` of the first (none when not positive), taken every
+    // `every`: a shift for steps of ±1 and other powers of two (the common ones), which spares a
+    // division's latency.
     let count = |ahead: isize, every: usize| {
-        // Below 2^64: `ahead` and `every` are both below 2^63.
-        let span = ahead.max(0) as usize + (every - 1);
-        (if every.is_power_of_two() { span >> every.trailing_zeros() } else { span / every }) as isize
+        if ahead <= 0 {
+            return 0;
+        }
+        let gaps = (ahead - 1) as usize;
+        let taken = if every.is_power_of_two() { gaps >> every.trailing_zeros() } else { gaps / every };
+        taken as isize + 1
     };
     // One path for each direction: merged, every choice between them costs a conditional move.
     Ok(if step > 0 {
