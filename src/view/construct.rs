@@ -102,11 +102,8 @@ impl<P: Addr> Parts<'_, P> {
     #[inline(always)]
     pub fn subview(&self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<View<P>> {
         let itemsize = check_itemsize(itemsize)?;
-        self.direct()?;
-        let have = match self.contiguous_items(itemsize, Order::C, false) {
-            Some(count) => count,
-            None => self.contiguous_items(itemsize, Order::F, false).ok_or(Error::NotContiguous)?,
-        };
+        // On two paths, as in `slice_axis`.
+        let have = if self.known_usual() { self.as_usual().block_items(itemsize) } else { self.block_items(itemsize) }?;
         if offset < 0 {
             return Err(Error::NegativeOffset { offset });
         }
@@ -119,5 +116,17 @@ impl<P: Addr> Parts<'_, P> {
         }
         let data = self.data.byte_offset(mul(offset, itemsize)?);
         contiguous_view(data, itemsize, shape.len(), dims, order)
+    }
+
+    /// The item count of these parts as the source of a subview: an error when they are
+    /// indirect or not contiguous in either order (NumPy's rule), else the count, or the error
+    /// of its overflow.
+    #[inline(always)]
+    fn block_items(&self, itemsize: isize) -> Result<Result<isize>> {
+        self.direct()?;
+        match self.contiguous_items(itemsize, Order::C, false) {
+            Some(count) => Ok(count),
+            None => self.contiguous_items(itemsize, Order::F, false).ok_or(Error::NotContiguous),
+        }
     }
 }

@@ -72,6 +72,15 @@ pub(super) struct SourceAxis {
     pub(super) suboffset: isize,
 }
 
+impl SourceAxis {
+    /// The stride times `k`, whose magnitude is below the extent. It cannot overflow: it is at
+    /// most the axis's share of the span, which every checked view keeps within `isize`.
+    #[inline(always)]
+    pub(super) fn stride_times(&self, k: isize) -> isize {
+        self.stride.wrapping_mul(k)
+    }
+}
+
 /// `index` in `0..len` (`len >= 0`), negatives counting from the end.
 pub(super) fn wrap_index(index: isize, axis: usize, len: isize) -> Result<isize> {
     let i = if index < 0 { index + len } else { index };
@@ -196,11 +205,11 @@ impl<P: Addr> Parts<'_, P> {
         let rest = self.ndim - consumed;
         out.data = self.data;
         // `out` has the source's axes or new ones: it is direct when the source is. The build
-        // is specialised for direct sources, where no suboffset moves.
-        if self.all_direct() {
-            self.build_index(items, deref, rest, ellipses == 0, true, out)
+        // is specialised for usual sources (as in `slice_axis`), where no suboffset moves.
+        if self.known_usual() {
+            self.as_usual().build_index(items, deref, rest, ellipses == 0, true, out)
         } else {
-            self.build_index(items, deref, rest, ellipses == 0, false, out)
+            self.build_index(items, deref, rest, ellipses == 0, self.all_direct(), out)
         }
     }
 

@@ -257,9 +257,23 @@ fn check_extents(shape: &[isize]) -> Result<()> {
     }
 }
 
-/// The product of `shape`, checked; 0 when any extent is 0, whatever the others.
+/// The product of `shape` (extents not negative), checked; 0 when any extent is 0, whatever the
+/// others.
 #[inline(always)]
 fn product(shape: &[isize]) -> Result<isize> {
+    // Fast when the extents have few bits: `n` numbers below 2^b multiply to below 2^(n * b).
+    // (Checked one multiplication at a time, a 4-D subview took 10 more instructions.)
+    let mut all = 0;
+    for &len in shape {
+        all |= len;
+    }
+    if shape.len() as u32 * bit_length(all) < isize::BITS {
+        let mut p = 1isize;
+        for &len in shape {
+            p = p.wrapping_mul(len);
+        }
+        return Ok(p);
+    }
     let (mut p, mut overflow, mut zero) = (1isize, false, false);
     for &len in shape {
         let (next, o) = p.overflowing_mul(len);
@@ -270,6 +284,12 @@ fn product(shape: &[isize]) -> Result<isize> {
         (false, true) => Err(Error::Overflow),
         (false, false) => Ok(p),
     }
+}
+
+/// The number of bits of `x` (not negative) up to its highest one.
+#[inline(always)]
+fn bit_length(x: isize) -> u32 {
+    isize::BITS - x.leading_zeros()
 }
 
 fn mul(a: isize, b: isize) -> Result<isize> {

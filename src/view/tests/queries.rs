@@ -264,6 +264,24 @@ proptest! {
         prop_assert!(matches!(v.element(&long, no_deref), Err(Error::Count { .. })), "index too long");
     }
 
+    /// The product of `n` extents of about `b` bits each, where `n * b` is about 64 (the fast
+    /// path's bound), is the exact product, an overflow when that does not fit, 0 with any zero
+    /// extent.
+    #[test]
+    fn product_is_exact(shape in (1..=MAX_DIMS, -1..=1i32).prop_flat_map(|(n, d)| {
+        let b = (64 / n as i32 + d).clamp(1, 63) as u32;
+        let extent = prop_oneof![8 => (1isize << (b - 1))..=isize::MAX >> (63 - b), 1 => Just(0), 1 => 0..=isize::MAX];
+        prop::collection::vec(extent, n)
+    })) {
+        let exact = shape.iter().try_fold(1i128, |p, &len| p.checked_mul(len as i128));
+        let want = match exact.and_then(|p| isize::try_from(p).ok()) {
+            _ if shape.contains(&0) => Ok(0),
+            Some(p) => Ok(p),
+            None => Err(Error::Overflow),
+        };
+        prop_assert_eq!(product(&shape), want);
+    }
+
     #[test]
     fn counts_are_products((v, itemsize) in arb_view(0..=8)) {
         let n = count(&dims(&v));
