@@ -70,14 +70,21 @@ pub(super) struct SourceAxis {
     pub(super) len: isize,
     pub(super) stride: isize,
     pub(super) suboffset: isize,
+    /// Whether the extent is known to be below 2^30 and the stride in -2^29..2^29.
+    pub(super) small: bool,
 }
 
 impl SourceAxis {
-    /// The stride times `k`, whose magnitude is below the extent. It cannot overflow: it is at
-    /// most the axis's share of the span, which every checked view keeps within `isize`.
+    /// The stride times `k`, whose magnitude is below the extent: not checked for overflow when
+    /// the axis is known small (the product is then below 2^59). (The span does not bound it: a
+    /// zero-size view spans 0 bytes whatever its strides.)
     #[inline(always)]
-    pub(super) fn stride_times(&self, k: isize) -> isize {
-        self.stride.wrapping_mul(k)
+    pub(super) fn stride_times(&self, k: isize) -> Result<isize> {
+        if self.small {
+            Ok(self.stride.wrapping_mul(k))
+        } else {
+            mul(self.stride, k)
+        }
     }
 }
 

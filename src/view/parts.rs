@@ -25,8 +25,8 @@ pub struct Parts<'a, P> {
     /// [`Parts::all_direct`]).
     known_direct: bool,
     /// True when every extent is known to be below 2^30 and every stride in -2^29..2^29: a
-    /// stride times an extent is then below 2^59 in magnitude, with no overflow to check. False
-    /// says nothing.
+    /// stride times a number up to its extent is then below 2^59 in magnitude, with no overflow
+    /// to check. False says nothing.
     known_small: bool,
 }
 
@@ -188,7 +188,8 @@ impl<'a, P: Addr> Parts<'a, P> {
     #[inline(always)]
     pub(super) fn source_axis(&self, axis: usize) -> SourceAxis {
         let suboffset = if self.known_direct { -1 } else { self.suboffsets[axis] };
-        SourceAxis { axis, len: self.shape[axis], stride: self.strides[axis], suboffset }
+        let (len, stride, small) = (self.shape[axis], self.strides[axis], self.known_small);
+        SourceAxis { axis, len, stride, suboffset, small }
     }
 
     /// The origin moved by `bytes` along `axis`: the data address, or, behind an indirect
@@ -221,7 +222,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         if src.suboffset >= 0 && at > 0 {
             return Err(Error::Indirect { axis: src.axis });
         }
-        let mut origin = self.shifted(at, src.stride_times(i))?;
+        let mut origin = self.shifted(at, src.stride_times(i)?)?;
         if src.suboffset >= 0 {
             origin.data = deref(origin.data).byte_offset(src.suboffset);
         }
@@ -242,9 +243,9 @@ impl<'a, P: Addr> Parts<'a, P> {
     ) -> Result<(Origin<P>, isize, isize)> {
         let (first, count, step) = slice_indices(src.len, start, stop, step)?;
         // With more than one position, the step is shorter than the axis.
-        let stride = if count > 1 { src.stride_times(step) } else { src.stride };
+        let stride = if count > 1 { src.stride_times(step)? } else { src.stride };
         let origin = if count > 0 {
-            self.shifted(at, src.stride_times(first))?
+            self.shifted(at, src.stride_times(first)?)?
         } else {
             Origin { data: self.data, suboffset: None }
         };

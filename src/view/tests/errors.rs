@@ -291,6 +291,17 @@ fn overflow_in_offsets_and_strides() {
     // ... and the M + 1 empty windows of an axis of M positions do not fit.
     assert_eq!(zero.derive(|w| w.sliding_window(1, 0, 1)), Err(Error::Overflow));
     assert_eq!(zero.derive(|w| w.sliding_window(1, 0, 2)).map(|v| dims(&v)), Ok(vec![2, M / 2 + 1, 0, 0]));
+    // A zero-size view spans 0 bytes whatever its strides, but moving along a non-empty axis
+    // adds offsets: z[:, 2:] moves M - 1 bytes, z[:, 3:] and z[:, 3] do not fit.
+    let z = raw(BASE, &[0, 4], &[8, M / 2], &[]);
+    assert_eq!(z.derive(|w| w.slice_axis(1, 2, NONE, NONE)).map(|v| v.data()), Ok(BASE + (M - 1) as usize));
+    assert_eq!(z.derive(|w| w.slice_axis(1, 3, NONE, NONE)), Err(Error::Overflow));
+    assert_eq!(z.derive(|w| w.slice_axis(1, 0, NONE, 3)), Err(Error::Overflow), "stride times step");
+    assert_eq!(z.derive(|w| w.index_axis(1, 3, no_deref)), Err(Error::Overflow));
+    assert_eq!(
+        z.derive(|w| w.index(&[Item::Slice { start: 0, stop: 0, step: 1 }, Item::Index(-1)], no_deref)),
+        Err(Error::Overflow)
+    );
     // Contiguous layouts whose strides overflow.
     assert_eq!(View::contiguous(BASE, 4, &[1 << 61, 2], Order::C), Err(Error::Overflow));
     assert_eq!(View::contiguous(BASE, 4, &[2, 1 << 61], Order::F), Err(Error::Overflow));
