@@ -100,11 +100,18 @@ pub unsafe extern "C" fn mvs_subview(
     order: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe {
-        fixed_ndim!(ndim => fixed_ndim!(out_ndim => derive_from(src, ndim, out, |src| {
-            let shape = array_arg(shape, ndim_arg(out_ndim)?, "shape")?;
-            Ok(src.subview(itemsize, offset, shape, Order::from_char(order)?)?)
-        })))
-    }
+    derivation!(src, ndim, out, out_ndim; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        itemsize: isize,
+        offset: isize,
+        out_ndim: c_int,
+        shape: *const isize,
+        order: c_int,
+        out: *mut mvs_slice
+    ) => |p| {
+        // SAFETY: per this function's contract.
+        let shape = unsafe { array_arg(shape, ndim_arg(out_ndim)?, "shape")? };
+        Ok(p.subview(itemsize, offset, shape, Order::from_char(order)?)?)
+    })
 }

@@ -58,8 +58,15 @@ pub unsafe extern "C" fn mvs_slice_axis(
     step: isize,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { fixed_ndim!(ndim => derive_from(src, ndim, out, |p| Ok(p.slice_axis(axis as isize, start, stop, step)?))) }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        axis: c_int,
+        start: isize,
+        stop: isize,
+        step: isize,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.slice_axis(axis as isize, start, stop, step)?))
 }
 
 /// Indexes one axis: `src[..., index, ...]`; the result has `ndim - 1` dimensions. A negative
@@ -81,10 +88,13 @@ pub unsafe extern "C" fn mvs_index_axis(
     index: isize,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe {
-        fixed_ndim!(ndim => derive_from(src, ndim, out, |p| Ok(p.index_axis(axis as isize, index, load_pointer)?)))
-    }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        axis: c_int,
+        index: isize,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.index_axis(axis as isize, index, load_pointer)?))
 }
 
 /// NumPy's basic indexing in one call: `src[items[0], ..., items[nitems - 1]]` with integers,
@@ -155,13 +165,19 @@ pub unsafe extern "C" fn mvs_reshape(
     order: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe {
-        fixed_ndim!(ndim => fixed_ndim!(out_ndim => derive_from(src, ndim, out, |src| {
-            let shape = array_arg(shape, ndim_arg(out_ndim)?, "shape")?;
-            Ok(src.reshape(itemsize, shape, Order::from_char(order)?)?)
-        })))
-    }
+    derivation!(src, ndim, out, out_ndim; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        itemsize: isize,
+        out_ndim: c_int,
+        shape: *const isize,
+        order: c_int,
+        out: *mut mvs_slice
+    ) => |p| {
+        // SAFETY: per this function's contract.
+        let shape = unsafe { array_arg(shape, ndim_arg(out_ndim)?, "shape")? };
+        Ok(p.reshape(itemsize, shape, Order::from_char(order)?)?)
+    })
 }
 
 /// Reverses the axes (`src.T`).
@@ -172,8 +188,9 @@ pub unsafe extern "C" fn mvs_reshape(
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
 #[no_mangle]
 pub unsafe extern "C" fn mvs_transpose(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { fixed_ndim!(ndim => derive_from(src, ndim, out, |p| Ok(p.transpose()?))) }
+    derivation!(src, ndim, out; (src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) => |p| {
+        Ok(p.transpose()?)
+    })
 }
 
 /// Permutes the axes: axis `i` of the result is axis `axes[i]` of `src`

@@ -77,13 +77,13 @@ impl<'a, P: Addr> Parts<'a, P> {
     /// where every suboffset and overflow case folds away. Call when
     /// [`Parts::known_usual`] is true.
     #[inline(always)]
-    pub(super) fn as_usual(&self) -> Self {
+    pub(crate) fn as_usual(&self) -> Self {
         Parts { known_direct: true, known_small: true, ..*self }
     }
 
     /// Whether every axis is known to be direct and small.
     #[inline(always)]
-    pub(super) fn known_usual(&self) -> bool {
+    pub(crate) fn known_usual(&self) -> bool {
         self.known_direct && self.known_small
     }
 
@@ -143,7 +143,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         // partial product is at most the item count, and `expected` is its bytes.
         let mut count = 1isize;
         // A loop over positions, not `all` over a closure: the compiler leaves the closure out
-        // of line once `fixed_ndim!` compiles its caller for each number of dimensions.
+        // of line once `derivation!` compiles its caller for each number of dimensions.
         let mut contiguous = true;
         for k in 0..n {
             let axis = match order {
