@@ -4,7 +4,8 @@ use super::*;
 
 /// The contiguous view of the first `ndim` extents of `shape` (checked by [`check_extents`]; the
 /// entries past `ndim` are 0) at `data`, in `order`. Zero extents count as 1 when computing
-/// strides (as NumPy does), so strides stay meaningful.
+/// strides (as NumPy does), so strides stay meaningful. With `fits`, the caller knows that the
+/// strides fit in `isize`, and they are not checked.
 ///
 /// Built at fixed indices (over the first 4 entries, or all 8), so that the view can stay in
 /// registers: with strides written at variable indices it lives in memory, and copying it to
@@ -18,12 +19,13 @@ pub(super) fn contiguous_view<P>(
     ndim: usize,
     shape: [isize; MAX_DIMS],
     order: Order,
+    fits: bool,
 ) -> Result<View<P>> {
     // Views of up to 4 dimensions (most) need the first 4 strides only.
     let mut strides = if ndim <= 4 {
-        contiguous_strides::<4>(itemsize, &shape, order)?
+        contiguous_strides::<4>(itemsize, &shape, order, fits)?
     } else {
-        contiguous_strides::<MAX_DIMS>(itemsize, &shape, order)?
+        contiguous_strides::<MAX_DIMS>(itemsize, &shape, order, fits)?
     };
     for (s, &k) in strides.iter_mut().zip(&KEEP[ndim]) {
         *s &= k;
@@ -32,12 +34,14 @@ pub(super) fn contiguous_view<P>(
 }
 
 /// The contiguous strides of the first `N` entries of `shape` (0 past them, which count as 1,
-/// as zero extents do), in `order`; the entries from `N` on are 0.
+/// as zero extents do), in `order`; the entries from `N` on are 0. Checked unless they are
+/// known to fit.
 #[inline(always)]
 fn contiguous_strides<const N: usize>(
     itemsize: isize,
     shape: &[isize; MAX_DIMS],
     order: Order,
+    fits: bool,
 ) -> Result<[isize; MAX_DIMS]> {
     // Every stride is a partial product of the extents times `itemsize`: when the full product
     // fits, they all do.
@@ -45,7 +49,8 @@ fn contiguous_strides<const N: usize>(
     let mut stride = itemsize;
     let mut step = |i: usize| {
         strides[i] = stride;
-        stride = stride.checked_mul(shape[i].max(1)).ok_or(Error::Overflow)?;
+        let len = shape[i].max(1);
+        stride = if fits { stride.wrapping_mul(len) } else { stride.checked_mul(len).ok_or(Error::Overflow)? };
         Ok(())
     };
     match order {
@@ -69,7 +74,7 @@ impl<P: Addr> View<P> {
     pub fn contiguous(data: P, itemsize: isize, shape: &[isize], order: Order) -> Result<Self> {
         let itemsize = check_itemsize(itemsize)?;
         check_extents(shape)?;
-        contiguous_view(data, itemsize, shape.len(), padded(shape), order)
+        contiguous_view(data, itemsize, shape.len(), padded(shape), order, false)
     }
 
     /// A view with explicit `shape` and byte `strides` (any sign, 0 allowed) at `data`. Fails
@@ -114,8 +119,12 @@ impl<P: Addr> Parts<'_, P> {
         if offset > have || need > have - offset {
             return Err(Error::SubviewTooLarge { offset, need, have });
         }
-        let data = self.data.byte_offset(mul(offset, itemsize)?);
-        contiguous_view(data, itemsize, shape.len(), dims, order)
+        // A source known small holds below 2^59 bytes (its outermost stride times its extent),
+        // or one item: its items, at most, are offset, and a subview of one item or more has
+        // strides below its bytes.
+        let (bytes, fits) =
+            if self.known_small { (offset.wrapping_mul(itemsize), need > 0) } else { (mul(offset, itemsize)?, false) };
+        contiguous_view(self.data.byte_offset(bytes), itemsize, shape.len(), dims, order, fits)
     }
 
     /// The item count of these parts as the source of a subview: an error when they are

@@ -27,7 +27,7 @@ pub struct Parts<'a, P> {
     /// True when every extent is known to be below 2^30 and every stride in -2^29..2^29: a
     /// stride times a number up to its extent is then below 2^59 in magnitude, with no overflow
     /// to check. False says nothing.
-    known_small: bool,
+    pub(super) known_small: bool,
 }
 
 /// Whether the first `n` axes (of `shape`, `strides`, `suboffsets`) are direct, with extents in

@@ -47,7 +47,7 @@ impl<P: Addr> Parts<'_, P> {
         }
         let n = shape.len();
         if contiguous.is_some() {
-            return contiguous_view(self.data, itemsize, n, dims, order);
+            return contiguous_view(self.data, itemsize, n, dims, order, false);
         }
         // The source without its length-1 axes, in the order the walk visits them: C order
         // walks from the outermost axis, F order from the innermost, so F reuses C's walk on

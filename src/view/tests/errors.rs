@@ -302,6 +302,14 @@ fn overflow_in_offsets_and_strides() {
         z.derive(|w| w.index(&[Item::Slice { start: 0, stop: 0, step: 1 }, Item::Index(-1)], no_deref)),
         Err(Error::Overflow)
     );
+    // Subviews whose strides or offset overflow: an empty one of a small source, and one past
+    // the last of two huge items.
+    let small = raw(BASE, &[8], &[8], &[]);
+    assert_eq!(small.derive(|w| w.subview(8, 0, &[0, 1 << 62, 4], Order::C)), Err(Error::Overflow));
+    assert_eq!(small.derive(|w| w.subview(8, 8, &[0, 1 << 62], Order::F)), Err(Error::Overflow));
+    let huge = raw(BASE, &[2], &[1 << 62], &[]);
+    assert_eq!(huge.derive(|w| w.subview(1 << 62, 2, &[0], Order::C)), Err(Error::Overflow));
+    assert_eq!(huge.derive(|w| w.subview(1 << 62, 1, &[1], Order::C)).map(|v| v.data()), Ok(BASE + (1 << 62)));
     // Contiguous layouts whose strides overflow.
     assert_eq!(View::contiguous(BASE, 4, &[1 << 61, 2], Order::C), Err(Error::Overflow));
     assert_eq!(View::contiguous(BASE, 4, &[2, 1 << 61], Order::F), Err(Error::Overflow));
