@@ -46,8 +46,11 @@ impl<P: Addr> Parts<'_, P> {
             };
         }
         let n = shape.len();
-        if contiguous.is_some() {
-            return contiguous_view(self.data, itemsize, n, dims, order, false);
+        if let Some(size) = contiguous {
+            // A source known small holds below 2^59 bytes (or one item), and a result of one
+            // item or more has strides below its bytes (as in `subview`).
+            let fits = self.known_small && size.is_ok_and(|size| size > 0);
+            return contiguous_view(self.data, itemsize, n, dims, order, fits);
         }
         // The source without its length-1 axes, in the order the walk visits them: C order
         // walks from the outermost axis, F order from the innermost, so F reuses C's walk on

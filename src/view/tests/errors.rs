@@ -310,6 +310,10 @@ fn overflow_in_offsets_and_strides() {
     let huge = raw(BASE, &[2], &[1 << 62], &[]);
     assert_eq!(huge.derive(|w| w.subview(1 << 62, 2, &[0], Order::C)), Err(Error::Overflow));
     assert_eq!(huge.derive(|w| w.subview(1 << 62, 1, &[1], Order::C)).map(|v| v.data()), Ok(BASE + (1 << 62)));
+    // An empty reshape of a small source, whose strides overflow.
+    let empty = raw(BASE, &[0, 4], &[32, 8], &[]);
+    assert_eq!(empty.derive(|w| w.reshape(8, &[0, 1 << 62, 4], Order::C)), Err(Error::Overflow));
+    assert_eq!(empty.derive(|w| w.reshape(8, &[4, 1 << 62, 0], Order::F)), Err(Error::Overflow));
     // Contiguous layouts whose strides overflow.
     assert_eq!(View::contiguous(BASE, 4, &[1 << 61, 2], Order::C), Err(Error::Overflow));
     assert_eq!(View::contiguous(BASE, 4, &[2, 1 << 61], Order::F), Err(Error::Overflow));
