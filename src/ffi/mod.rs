@@ -27,7 +27,9 @@
 /// to 145. Those copies then shared one function, whose every path saved the registers of the
 /// largest: out of it, a 4-D slice went from 146 to 138 instructions, an index of one axis
 /// from 128 to 105, a transpose from 92 to 73, a subview from 240 to 217, a reshape from 235
-/// to 222 (`make icount`).
+/// to 222. With the checked path in the table too (no frame, no call in the exported
+/// function), a slice took 133 instructions and 9.7 ns against 10.7 (`make icount`, `make
+/// besttime`).
 macro_rules! derivation {
     ($src:ident, $ndim:ident, $out:ident; $args:tt => |$p:ident| $op:expr) => {
         derivation!(@paths $src, $ndim, $out, []; $args => |$p| $op;
