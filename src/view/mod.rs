@@ -251,10 +251,18 @@ fn check_extents(shape: &[isize]) -> Result<()> {
     if shape.len() > MAX_DIMS {
         return Err(Error::Ndim { ndim: shape.len() as isize });
     }
-    match shape.iter().position(|&len| len < 0) {
-        Some(axis) => Err(Error::NegativeDim { axis, len: shape[axis] }),
-        None => Ok(()),
+    // One test of the sign of the OR when none is negative (the usual case): a 4-D subview
+    // took 7 instructions fewer than with `position` alone (`make icount`).
+    let mut all = 0;
+    for &len in shape {
+        all |= len;
     }
+    if all < 0 {
+        if let Some(axis) = shape.iter().position(|&len| len < 0) {
+            return Err(Error::NegativeDim { axis, len: shape[axis] });
+        }
+    }
+    Ok(())
 }
 
 /// The product of `shape` (extents not negative), checked; 0 when any extent is 0, whatever the
