@@ -177,13 +177,25 @@ impl<P: Addr> Parts<'_, P> {
     /// indices, so it lives in memory, and returning it copies it (a `memcpy` call). (Cleared
     /// here again, it took 12 more instructions per 4-item index, `make icount`.)
     #[inline(always)]
-    pub fn index_into<I>(&self, items: I, deref: impl FnMut(P) -> P, out: &mut View<P>) -> Result<()>
+    pub fn index_into<I>(&self, items: I, mut deref: impl FnMut(P) -> P, out: &mut View<P>) -> Result<()>
     where
         I: IntoIterator,
         I::Item: Borrow<Item>,
         I::IntoIter: Clone,
     {
         let items = items.into_iter();
+        // A usual source is first indexed in one pass, each item checked as it comes, unless an
+        // ellipsis needs the count of the items after it. Any failure there (which may not be
+        // the first error in NumPy's order) falls back to counting the items and checking
+        // them as NumPy does before building again, which reports it. A 4-item index took 426
+        // instructions against 477 with the count first (`make icount`).
+        if self.known_usual() {
+            out.data = self.data;
+            if let Ok(true) = self.as_usual().build_index(items.clone(), &mut deref, None, true, true, out) {
+                return Ok(());
+            }
+            *out = View::empty(self.data);
+        }
         let (mut count, mut consumed, mut ints, mut ellipses) = (0usize, 0usize, 0usize, 0usize);
         for item in items.clone() {
             count += 1;
@@ -213,27 +225,30 @@ impl<P: Addr> Parts<'_, P> {
         out.data = self.data;
         // `out` has the source's axes or new ones: it is direct when the source is. The build
         // is specialised for usual sources (as in `slice_axis`), where no suboffset moves.
-        if self.known_usual() {
-            self.as_usual().build_index(items, deref, rest, ellipses == 0, true, out)
+        let built = if self.known_usual() {
+            self.as_usual().build_index(items, deref, Some(rest), ellipses == 0, true, out)
         } else {
-            self.build_index(items, deref, rest, ellipses == 0, self.all_direct(), out)
-        }
+            self.build_index(items, deref, Some(rest), ellipses == 0, self.all_direct(), out)
+        };
+        built.map(|_| ())
     }
 
-    /// The result of the checked `items`, built axis by axis in `out` (a view with no axis at
-    /// the source's address): `rest` source axes stand for the ellipsis, which is `implicit` at
-    /// the end when no item is one; `direct` tells whether every source axis is known to be
-    /// direct (true), or may not be (false).
+    /// The result of `items`, built axis by axis in `out` (a view with no axis at the source's
+    /// address): `rest` source axes stand for the ellipsis, which is `implicit` at the end when
+    /// no item is one; `direct` tells whether every source axis is known to be direct (true),
+    /// or may not be (false). With `rest` known, the items have been counted and checked;
+    /// without it (`None`), each is checked here, and false tells that `items` hold an ellipsis
+    /// or do not fit the source (`out` then holds part of a result).
     #[inline(always)]
     fn build_index<I>(
         &self,
         items: I,
         mut deref: impl FnMut(P) -> P,
-        rest: usize,
+        rest: Option<usize>,
         implicit: bool,
         direct: bool,
         out: &mut View<P>,
-    ) -> Result<()>
+    ) -> Result<bool>
     where
         I: Iterator,
         I::Item: Borrow<Item>,
@@ -241,6 +256,19 @@ impl<P: Addr> Parts<'_, P> {
         let mut axis = 0;
         for item in items {
             let at = out.ndim;
+            if rest.is_none() {
+                // Unchecked items: a source axis must be left for an integer or a slice, and
+                // room in `out` for a slice or a new axis.
+                let (consumes, adds) = match item.borrow() {
+                    Item::Index(_) => (true, false),
+                    Item::Slice { .. } => (true, true),
+                    Item::NewAxis => (false, true),
+                    Item::Ellipsis => (false, false),
+                };
+                if (consumes && axis == self.ndim) || (adds && at == MAX_DIMS) {
+                    return Ok(false);
+                }
+            }
             match *item.borrow() {
                 Item::Index(i) => {
                     let origin = out.parts_direct(direct).indexed(at, self.source_axis(axis), i, &mut deref)?;
@@ -255,13 +283,20 @@ impl<P: Addr> Parts<'_, P> {
                     axis += 1;
                 }
                 Item::NewAxis => out.push_axis(1, 0, -1),
-                Item::Ellipsis => axis = self.keep_axes(axis, rest, out),
+                Item::Ellipsis => match rest {
+                    Some(rest) => axis = self.keep_axes(axis, rest, out),
+                    None => return Ok(false),
+                },
             }
         }
         if implicit {
+            let rest = rest.unwrap_or(self.ndim - axis);
+            if out.ndim + rest > MAX_DIMS {
+                return Ok(false);
+            }
             self.keep_axes(axis, rest, out);
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Appends `count` axes from `axis` on to `out`; the next axis.

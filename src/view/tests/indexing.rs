@@ -176,6 +176,15 @@ fn index_numpy_hand_cases() {
     );
     assert_eq!(a.derive(|w| w.index(&[sl(0, 1, 0)], no_deref)), Err(Error::StepZero));
     assert_eq!(a.derive(|w| w.index(&[NewAxis; 6], no_deref)), Err(Error::TooManyDims { ndim: 9 }));
+    // The ninth axis added by an item, not by the implicit ellipsis; and the count's errors
+    // before any index's, as NumPy checks them.
+    let full = sl(NONE, NONE, NONE);
+    let nine = [NewAxis, NewAxis, NewAxis, NewAxis, NewAxis, NewAxis, full, full, full];
+    assert_eq!(a.derive(|w| w.index(&nine, no_deref)), Err(Error::TooManyDims { ndim: 9 }));
+    let late = [Index(99), NewAxis, NewAxis, NewAxis, NewAxis, NewAxis, NewAxis, NewAxis];
+    assert_eq!(a.derive(|w| w.index(&late, no_deref)), Err(Error::TooManyDims { ndim: 9 }));
+    let four = [Index(99), Index(0), Index(0), Index(0)];
+    assert_eq!(a.derive(|w| w.index(&four, no_deref)), Err(Error::TooManyIndices { ndim: 3, given: 4 }));
     let v = a.derive(|w| w.index(&[NewAxis; 5], no_deref)).unwrap();
     assert_eq!(dims(&v), vec![1, 1, 1, 1, 1, 3, 4, 5]);
 }
