@@ -398,17 +398,14 @@ unsafe fn derive_usual<R: Derived>(
     out: *mut mvs_slice,
     op: impl FnOnce(Parts<'_, RawPtr>) -> Result<R, Failure>,
 ) -> bool {
-    // SAFETY: per this function's contract, `src` is readable when not NULL.
-    let Some(s) = (unsafe { src.as_ref() }) else { return false };
-    let Ok(parts) = Parts::new(RawPtr(s.data), n as isize, &s.shape, &s.strides, &s.suboffsets) else {
-        return false;
-    };
+    // SAFETY: per this function's contract.
+    let Ok((parts, memview)) = (unsafe { parts_arg(src, n) }) else { return false };
     if out.is_null() || !parts.known_usual() {
         return false;
     }
     let Ok(result) = op(parts.as_usual()) else { return false };
     // SAFETY: `out` is non-NULL and writable per this function's contract.
-    unsafe { result.write(out, s.memview) };
+    unsafe { result.write(out, memview) };
     true
 }
 
