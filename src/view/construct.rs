@@ -5,7 +5,8 @@ use super::*;
 /// The contiguous view of the first `ndim` extents of `shape` (checked by [`check_extents`]; the
 /// entries past `ndim` are 0) at `data`, in `order`. Zero extents count as 1 when computing
 /// strides (as NumPy does), so strides stay meaningful. With `fits`, the caller knows that the
-/// strides fit in `isize`, and they are not checked.
+/// strides fit in `isize` and that no extent is 0 (the result has one item or more): neither is
+/// checked.
 ///
 /// Built at fixed indices (over the first 4 entries, or all 8), so that the view can stay in
 /// registers: with strides written at variable indices it lives in memory, and copying it to
@@ -22,23 +23,21 @@ pub(super) fn contiguous_view<P>(
     fits: bool,
 ) -> Result<View<P>> {
     // Views of up to 4 dimensions (most) need the first 4 strides only.
-    let mut strides = if ndim <= 4 {
-        contiguous_strides::<4>(itemsize, &shape, order, fits)?
+    let strides = if ndim <= 4 {
+        contiguous_strides::<4>(itemsize, ndim, &shape, order, fits)?
     } else {
-        contiguous_strides::<MAX_DIMS>(itemsize, &shape, order, fits)?
+        contiguous_strides::<MAX_DIMS>(itemsize, ndim, &shape, order, fits)?
     };
-    for (s, &k) in strides.iter_mut().zip(&KEEP[ndim]) {
-        *s &= k;
-    }
     Ok(View { data, ndim, shape, strides, suboffsets: [-1; MAX_DIMS] })
 }
 
-/// The contiguous strides of the first `N` entries of `shape` (0 past them, which count as 1,
-/// as zero extents do), in `order`; the entries from `N` on are 0. Checked unless they are
-/// known to fit.
+/// The contiguous strides of the first `ndim` entries of `shape`, in `order`; the entries from
+/// `ndim` on are 0. `N` bounds `ndim`, and the loop. Checked unless they are known to fit (see
+/// [`contiguous_view`]).
 #[inline(always)]
 fn contiguous_strides<const N: usize>(
     itemsize: isize,
+    ndim: usize,
     shape: &[isize; MAX_DIMS],
     order: Order,
     fits: bool,
@@ -48,8 +47,11 @@ fn contiguous_strides<const N: usize>(
     let mut strides = [0; MAX_DIMS];
     let mut stride = itemsize;
     let mut step = |i: usize| {
+        if i >= ndim {
+            return Ok(());
+        }
         strides[i] = stride;
-        let len = shape[i].max(1);
+        let len = if fits { shape[i] } else { shape[i].max(1) };
         stride = if fits { stride.wrapping_mul(len) } else { stride.checked_mul(len).ok_or(Error::Overflow)? };
         Ok(())
     };
