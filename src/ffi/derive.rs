@@ -130,10 +130,17 @@ pub unsafe extern "C" fn mvs_index(
                 .filter(|&n| n <= MVS_MAX_INDEX_ITEMS as usize)
                 .ok_or(view::Error::Count { what: "item count", count: nitems as isize })?;
             let items = array_arg(items, count, "items")?;
+            // An item of unknown kind reads as an ellipsis (`to_item`), which the one pass
+            // refuses; the kinds are then checked before the checked pass. (Checked before the
+            // one pass, in a loop of their own, they took 31 more instructions per 4-item index,
+            // and counting the items of known kind as they came, 29, `make icount`.)
+            if src.index_usual(items.iter().map(to_item), load_pointer, result) {
+                return Ok(());
+            }
             if let Some(position) = items.iter().position(|i| !(MVS_ITEM_INDEX..=MVS_ITEM_ELLIPSIS).contains(&i.kind)) {
                 return Err(view::Error::ItemKind { position, kind: items[position].kind }.into());
             }
-            Ok(src.index_into(items.iter().map(to_item), load_pointer, result)?)
+            Ok(src.index_checked(items.iter().map(to_item), load_pointer, result)?)
         })
     }
 }
@@ -489,7 +496,8 @@ pub unsafe extern "C" fn mvs_split_at(
     }
 }
 
-/// The core's form of an item whose kind is known to be valid.
+/// The core's form of an item. An unknown kind reads as an ellipsis, which [`Parts::index_usual`]
+/// refuses; [`Parts::index_checked`] is given known kinds only.
 fn to_item(item: &mvs_index_item) -> Item {
     match item.kind {
         MVS_ITEM_INDEX => Item::Index(item.start),

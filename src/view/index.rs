@@ -190,6 +190,8 @@ impl<P: Addr> Parts<'_, P> {
     /// layer writes `out` from where it was built: the index result is built at variable
     /// indices, so it lives in memory, and returning it copies it (a `memcpy` call). (Cleared
     /// here again, it took 12 more instructions per 4-item index, `make icount`.)
+    ///
+    /// [`Parts::index_usual`] first, then [`Parts::index_checked`].
     #[inline(always)]
     pub fn index_into<I>(&self, items: I, mut deref: impl FnMut(P) -> P, out: &mut View<P>) -> Result<()>
     where
@@ -198,18 +200,46 @@ impl<P: Addr> Parts<'_, P> {
         I::IntoIter: Clone,
     {
         let items = items.into_iter();
-        // A usual source is first indexed in one pass, each item checked as it comes, unless an
-        // ellipsis needs the count of the items after it. Any failure there (which may not be
-        // the first error in NumPy's order) falls back to counting the items and checking
-        // them as NumPy does before building again, which reports it. A 4-item index took 417
-        // instructions against 477 with the count first (`make icount`).
-        if self.known_usual() {
-            out.data = self.data;
-            if let Ok(true) = self.as_usual().build_index(items.clone(), &mut deref, None, true, true, out) {
-                return Ok(());
-            }
-            *out = View::empty(self.data);
+        if self.index_usual(items.clone(), &mut deref, out) {
+            return Ok(());
         }
+        self.index_checked(items, deref, out)
+    }
+
+    /// [`Parts::index_into`] in one pass, each item checked as it comes, for a usual source
+    /// (every axis direct and small, as [`Parts::new`] tests) and items with no ellipsis (which needs the count of the items
+    /// after it). False, with `out` emptied ([`View::empty`]), for any other source or items,
+    /// and on any failure, which may not be the first error in NumPy's order: [`Parts::index_checked`]
+    /// then reports it. A 4-item index took 417 instructions against 477 with the count first
+    /// (`make icount`).
+    #[inline(always)]
+    pub fn index_usual<I>(&self, items: I, deref: impl FnMut(P) -> P, out: &mut View<P>) -> bool
+    where
+        I: IntoIterator,
+        I::Item: Borrow<Item>,
+    {
+        if !self.known_usual() {
+            return false;
+        }
+        out.data = self.data;
+        if let Ok(true) = self.as_usual().build_index(items.into_iter(), deref, None, true, true, out) {
+            return true;
+        }
+        *out = View::empty(self.data);
+        false
+    }
+
+    /// [`Parts::index_into`] in two passes: the items are counted and checked as NumPy does
+    /// (several ellipses, too many indices, too many dimensions are reported before any bad
+    /// index), then applied.
+    #[inline(always)]
+    pub fn index_checked<I>(&self, items: I, deref: impl FnMut(P) -> P, out: &mut View<P>) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Borrow<Item>,
+        I::IntoIter: Clone,
+    {
+        let items = items.into_iter();
         let (mut consumed, mut added, mut ellipses) = (0usize, 0usize, 0usize);
         for item in items.clone() {
             let (consumes, adds) = item.borrow().effect();
