@@ -35,10 +35,12 @@ pub struct Parts<'a, P> {
 /// looking again. Entries past `n` are cleared through the mask of the axes below it.
 #[inline(always)]
 fn usual(n: usize, shape: &[isize; MAX_DIMS], strides: &[isize; MAX_DIMS], suboffsets: &[isize; MAX_DIMS]) -> bool {
-    let keep = &KEEP[n];
-    // Views of up to 4 dimensions (most) need the first 4 entries only.
-    let entries = if n <= 4 { 4 } else { MAX_DIMS };
-    lanes::Entries { shape, strides, suboffsets, keep }.range_bits(entries) < 1 << 30
+    let entries = lanes::Entries { shape, strides, suboffsets, keep: &KEEP[n] };
+    // Views of up to 4 dimensions (most) need the first 4 entries only. Two calls, each
+    // unrolled, rather than one loop of 2 or 4 rounds: a 4-item index (whose source's `n` is not
+    // known at compile time) took 373 instructions against 386 (`make icount`).
+    let bits = if n <= 4 { entries.range_bits(4) } else { entries.range_bits(MAX_DIMS) };
+    bits < 1 << 30
 }
 
 /// Where a derivation moves the element origin: the data address, and the suboffset of an
