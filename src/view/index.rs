@@ -296,9 +296,11 @@ impl<P: Addr> Parts<'_, P> {
             let at = out.ndim;
             if rest.is_none() {
                 // Unchecked items: a source axis must be left for one that consumes one, and
-                // room in `out` for one that adds one.
+                // room in `out` for one that adds one. (Tested with `>=`, not `==`, the compiler
+                // knows the positions to be in bounds: a 4-item index took 359 instructions
+                // against 372, `make icount`.)
                 let (consumes, adds) = item.borrow().effect();
-                if (consumes && axis == self.ndim) || (adds && at == MAX_DIMS) {
+                if (consumes && axis >= self.ndim) || (adds && at >= MAX_DIMS) {
                     return Ok(false);
                 }
             }

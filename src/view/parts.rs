@@ -114,10 +114,10 @@ impl<'a, P: Addr> Parts<'a, P> {
     /// the suboffsets, those past `ndim` counting as -1.
     #[inline(always)]
     pub(super) fn all_direct(&self) -> bool {
-        let keep = &KEEP[self.ndim];
         if self.known_direct {
             return true;
         }
+        let keep = &KEEP[self.ndim];
         // A loop, not `fold`: the compiler leaves `fold` out of line in the larger operations.
         let mut all = -1;
         for (&s, &k) in self.suboffsets.iter().zip(keep) {
