@@ -22,9 +22,18 @@ const SHAPE: [isize; 4] = [8, 16, 32, 64];
 #[inline(never)]
 unsafe extern "C" fn floor(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) -> mvs_status {
     let _ = ndim;
-    // SAFETY: both pointers are valid `mvs_slice`s (the benchmark's own locals).
+    // SAFETY: both pointers are valid, distinct `mvs_slice`s (the benchmark's own locals).
     unsafe {
-        *out = *src;
+        // Field by field: `*out = *src` compiles to a call to `memmove` (the pointers may alias,
+        // and 208 bytes is past what the compiler copies inline), which made this floor 1.5 to
+        // 2.5 ns slower than the inline copy a C compiler makes of the same assignment.
+        let s = &*src;
+        let o = &mut *out;
+        o.memview = s.memview;
+        o.data = s.data;
+        o.shape = s.shape;
+        o.strides = s.strides;
+        o.suboffsets = s.suboffsets;
         (*out).shape[0] = 4;
         (*out).strides[0] = 16;
         (*out).shape[1] = 2;
