@@ -54,9 +54,11 @@ pub enum Order {
 impl Order {
     /// The order named by `'C'` or `'F'`.
     pub fn from_char(order: i32) -> Result<Order> {
-        match u8::try_from(order) {
-            Ok(b'C') => Ok(Order::C),
-            Ok(b'F') => Ok(Order::F),
+        const C: i32 = b'C' as i32;
+        const F: i32 = b'F' as i32;
+        match order {
+            C => Ok(Order::C),
+            F => Ok(Order::F),
             _ => Err(Error::Order { order }),
         }
     }
