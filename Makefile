@@ -136,7 +136,7 @@ bench-cython: lib $(VPY)
 # The c_ ops are the hand-written C references of benches/reference.c, built at -O3 as the best
 # case for C (at -O2, gcc 12 leaves their loops scalar and they are no faster than the library).
 ICOUNT_OPS := floor slice_axis index_axis transpose subview reshape index c_slice_axis c_index_axis c_transpose \
-  c_subview c_reshape c_index reshape_noncontig
+  c_subview c_reshape c_index reshape_noncontig subview_flat
 
 $(BUILD)/icount: benches/icount.c benches/reference.c benches/reference.h include/memviewslice.h lib
 	@mkdir -p $(BUILD)

@@ -22,6 +22,7 @@ TARGETS = {
     "slice_axis": 2,
     "index_axis": 2,
     "subview": 2,
+    "subview_flat": 2,
     "transpose": 2,
     "reshape": 5,
     "reshape_noncontig": 5,

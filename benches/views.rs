@@ -106,6 +106,14 @@ fn views(c: &mut Criterion) {
     bench!("index_axis", s, |s, o| mvs_index_axis(s, 4, 1, -3, o));
     let sub_shape: [isize; 4] = [4, 8, 16, 32];
     bench!("subview", s, |s, o| mvs_subview(s, 4, ITEMSIZE, 64, 4, sub_shape.as_ptr(), C, o));
+    // The same subview from the flat 1-D view of the buffer: the SPEC's problem 1.
+    let count = SHAPE.iter().product::<isize>();
+    let mut flat = Line::default();
+    check(
+        unsafe { mvs_view_contiguous(buffer.as_mut_ptr().cast::<c_void>(), ITEMSIZE, 1, &count, C, &mut flat.0) },
+        "mvs_view_contiguous",
+    );
+    bench!("subview_flat", &flat.0, |s, o| mvs_subview(s, 1, ITEMSIZE, 64, 4, sub_shape.as_ptr(), C, o));
     bench!("transpose", s, |s, o| mvs_transpose(s, 4, o));
 
     // Targets: within 5x of the floor.
