@@ -207,11 +207,11 @@ impl<P: Addr> Parts<'_, P> {
     }
 
     /// [`Parts::index_into`] in one pass, each item checked as it comes, for a usual source
-    /// (every axis direct and small, as [`Parts::new`] tests) and items with no ellipsis (which needs the count of the items
-    /// after it). False, with `out` emptied ([`View::empty`]), for any other source or items,
-    /// and on any failure, which may not be the first error in NumPy's order: [`Parts::index_checked`]
-    /// then reports it. A 4-item index took 417 instructions against 477 with the count first
-    /// (`make icount`).
+    /// (every axis direct and small, as [`Parts::new`] tests) and items with no ellipsis (which
+    /// needs the count of the items after it). False, with `out` emptied ([`View::empty`]), for
+    /// any other source or items, and on any failure, which may not be the first error in
+    /// NumPy's order: [`Parts::index_checked`] then reports it. A 4-item index took 417
+    /// instructions against 477 with the count first (`make icount`).
     #[inline(always)]
     pub fn index_usual<I>(&self, items: I, deref: impl FnMut(P) -> P, out: &mut View<P>) -> bool
     where
