@@ -34,10 +34,10 @@ unsafe extern "C" fn floor(src: *const mvs_slice, ndim: c_int, out: *mut mvs_sli
         o.shape = s.shape;
         o.strides = s.strides;
         o.suboffsets = s.suboffsets;
-        (*out).shape[0] = 4;
-        (*out).strides[0] = 16;
-        (*out).shape[1] = 2;
-        (*out).strides[1] = 8;
+        o.shape[0] = 4;
+        o.strides[0] = 16;
+        o.shape[1] = 2;
+        o.strides[1] = 8;
     }
     MVS_OK
 }
