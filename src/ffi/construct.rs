@@ -113,5 +113,10 @@ pub unsafe extern "C" fn mvs_subview(
         // SAFETY: per this function's contract.
         let shape = unsafe { array_arg(shape, ndim_arg(out_ndim)?, "shape")? };
         Ok(p.subview(itemsize, offset, shape, Order::from_char(order)?)?)
+    }; quick |s| {
+        // SAFETY: per this function's contract.
+        let shape = unsafe { array_arg(shape, out_ndim as usize, "shape") }.ok()?;
+        let order = Order::from_char(order).ok()?;
+        view::quick_subview(|| RawPtr(s.data), ndim, &s.shape, &s.strides, &s.suboffsets, itemsize, offset, shape, order)
     })
 }

@@ -160,3 +160,104 @@ proptest! {
         }
     }
 }
+
+/// [`quick_subview`] of `v` read as stored.
+fn quick(v: &V, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Option<V> {
+    quick_subview(|| v.data(), v.ndim(), v.shape(), v.strides(), v.suboffsets(), itemsize, offset, shape, order)
+}
+
+/// A contiguous view (C or F) whose length-1 axes have the stride `odd` (NumPy's relaxed rule
+/// ignores it) when `odd` is given.
+fn arb_block() -> impl Strategy<Value = (V, isize, bool)> {
+    (arb_shape(0..=6), 1..=16isize, any::<bool>(), prop::option::of(-40..=40isize)).prop_map(
+        |(shape, itemsize, f, odd)| {
+            let v = View::contiguous(BASE, itemsize, &shape, if f { Order::F } else { Order::C }).unwrap();
+            let strides: Vec<isize> = strides_of(&v)
+                .iter()
+                .zip(&shape)
+                .map(|(&s, &len)| if len == 1 { odd.unwrap_or(s) } else { s })
+                .collect();
+            (View::strided(BASE, itemsize, &shape, &strides).unwrap(), itemsize, f)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(config(2048))]
+
+    /// On contiguous sources, and on any view, `quick_subview` gives what the checked path
+    /// gives, and declines only what the SPEC lets it leave to that path: an empty result, or
+    /// a source that is not contiguous or a subview that does not fit (which fail there).
+    #[test]
+    fn quick_subview_is_subview(
+        (src, itemsize, block) in prop_oneof![
+            arb_block().prop_map(|(v, itemsize, _)| (v, itemsize, true)),
+            arb_view(0..=6).prop_map(|(v, itemsize)| (v, itemsize, false)),
+        ],
+        offset in prop_oneof![4 => 0..=64isize, 1 => arb_edge()],
+        shape in prop_oneof![
+            4 => prop::collection::vec(0..=6isize, 0..=6),
+            1 => prop::collection::vec(arb_edge(), 0..=9),
+        ],
+        g in any::<bool>(),
+    ) {
+        let order = if g { Order::F } else { Order::C };
+        let checked = src.derive(|w| w.subview(itemsize, offset, &shape, order));
+        match quick(&src, itemsize, offset, &shape, order) {
+            Some(v) => prop_assert_eq!(Ok(v), checked),
+            None => prop_assert!(
+                checked.is_err() || count(&shape) == 0,
+                "declined {:?} of a {} source", checked, if block { "contiguous" } else { "strided" }
+            ),
+        }
+    }
+
+}
+
+/// Arrays as a C caller may store them, from extents that may be huge or negative and
+/// suboffsets that may mark an axis indirect: mostly laid out as a contiguous block in C or F
+/// order (strides multiplied out with wrapping, so that they chain even past `isize`), else with
+/// any strides. Each check of [`quick_subview`] is needed to decline some of them.
+fn arb_stored_block() -> impl Strategy<Value = (usize, [[isize; MAX_DIMS]; 3], isize)> {
+    let extent = prop_oneof![4 => 0..=5isize, 1 => -3..=-1isize, 1 => arb_edge()];
+    let suboffset = prop_oneof![6 => Just(-1isize), 1 => Just(isize::MIN), 1 => 0..=16isize];
+    (
+        0..=MAX_DIMS,
+        prop::array::uniform8(extent),
+        prop::option::weighted(0.8, any::<bool>()),
+        prop::array::uniform8(arb_edge()),
+        prop::array::uniform8(suboffset),
+        prop_oneof![3 => 1..=16isize, 1 => arb_edge()],
+    )
+        .prop_map(|(ndim, shape, f, mut strides, suboffsets, itemsize)| {
+            if let Some(f) = f {
+                let mut stride = itemsize;
+                for k in 0..ndim {
+                    let axis = if f { k } else { ndim - 1 - k };
+                    strides[axis] = stride;
+                    stride = stride.wrapping_mul(shape[axis]);
+                }
+            }
+            (ndim, [shape, strides, suboffsets], itemsize)
+        })
+}
+
+proptest! {
+    #![proptest_config(config(4096))]
+
+    /// On stored arrays, `quick_subview` declines or gives what the checked path gives.
+    #[test]
+    fn quick_subview_of_stored_blocks(
+        (ndim, [shape, strides, suboffsets], itemsize) in arb_stored_block(),
+        offset in prop_oneof![4 => 0..=64isize, 1 => arb_edge()],
+        target in prop::collection::vec(prop_oneof![4 => 0..=6isize, 1 => arb_edge()], 0..=9),
+        g in any::<bool>(),
+    ) {
+        let order = if g { Order::F } else { Order::C };
+        if let Some(v) = quick_subview(|| BASE, ndim, &shape, &strides, &suboffsets, itemsize, offset, &target, order) {
+            let checked = Parts::new(BASE, ndim as isize, &shape, &strides, &suboffsets)
+                .and_then(|p| p.subview(itemsize, offset, &target, order));
+            prop_assert_eq!(Ok(v), checked);
+        }
+    }
+}

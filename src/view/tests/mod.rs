@@ -321,6 +321,16 @@ fn arb_view(ndim: RangeInclusive<usize>) -> impl Strategy<Value = (V, isize)> {
         })
 }
 
+/// Values around the edges of the fast range test (0, 2^29, 2^30, the extremes), and any.
+fn arb_edge() -> impl Strategy<Value = isize> {
+    let edges = [0, 1, -1, 1 << 29, -(1 << 29), 1 << 30, -(1 << 30), isize::MAX, isize::MIN];
+    prop_oneof![
+        prop::sample::select(edges.to_vec()),
+        (prop::sample::select(edges.to_vec()), -2..=2isize).prop_map(|(e, d)| e.wrapping_add(d)),
+        any::<isize>(),
+    ]
+}
+
 /// A slice bound: mostly small, sometimes absent or extreme.
 fn arb_bound() -> impl Strategy<Value = isize> {
     prop_oneof![

@@ -45,16 +45,6 @@ proptest! {
     }
 }
 
-/// Values around the edges of the fast range test (0, 2^29, 2^30, the extremes), and any.
-fn arb_edge() -> impl Strategy<Value = isize> {
-    let edges = [0, 1, -1, 1 << 29, -(1 << 29), 1 << 30, -(1 << 30), isize::MAX, isize::MIN];
-    prop_oneof![
-        prop::sample::select(edges.to_vec()),
-        (prop::sample::select(edges.to_vec()), -2..=2isize).prop_map(|(e, d)| e.wrapping_add(d)),
-        any::<isize>(),
-    ]
-}
-
 proptest! {
     #![proptest_config(config(4096))]
 
