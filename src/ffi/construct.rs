@@ -116,7 +116,6 @@ pub unsafe extern "C" fn mvs_subview(
     }; quick |s| {
         // SAFETY: per this function's contract.
         let shape = unsafe { array_arg(shape, out_ndim as usize, "shape") }.ok()?;
-        let order = Order::from_char(order).ok()?;
         view::quick_subview(|| RawPtr(s.data), ndim, &s.shape, &s.strides, &s.suboffsets, itemsize, offset, shape, order)
     })
 }

@@ -106,8 +106,9 @@ impl<P: Addr> View<P> {
 
 /// [`Parts::subview`] of a source read as stored, with nothing checked before: the C layer's
 /// usual path. `ndim` (at most [`MAX_DIMS`]) counts the source's axes; entries past it are
-/// ignored. `data` gives the source's data address, read once the result is known (read
-/// first, it held a register through every check: 5 instructions more, `make icount`). `None`
+/// ignored. `data` gives the source's data address, read once the result is known, and
+/// `order` is the C caller's `'C'` or `'F'`, read where the strides are built (read first,
+/// each held a register through the checks: 5 and 3 instructions more, `make icount`). `None`
 /// when the checked path must run: for any argument it refuses, an indirect or non-contiguous
 /// source, a zero-size result, or a product that overflows; otherwise what
 /// [`Parts::subview`] gives.
@@ -128,7 +129,7 @@ pub fn quick_subview<P: Addr>(
     itemsize: isize,
     offset: isize,
     shape: &[isize],
-    order: Order,
+    order: i32,
 ) -> Option<View<P>> {
     let (src_shape, src_strides) = (&src_shape[..ndim], &src_strides[..ndim]);
     // Negative when every axis is direct and no extent negative.
@@ -153,7 +154,7 @@ pub fn quick_subview<P: Addr>(
     // bytes.
     let mut strides = [0; MAX_DIMS];
     let mut need = itemsize;
-    match order {
+    match Order::from_char(order).ok()? {
         Order::C => {
             for i in (0..shape.len()).rev() {
                 strides[i] = need;
