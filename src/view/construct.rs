@@ -140,18 +140,16 @@ pub fn quick_subview<P: Addr>(
     // Most sources are C-contiguous with the strides a constructor gives: the strict rule,
     // which does not test extents against 1, accepts them (a 4-D subview took 167
     // instructions against 173), and implies the relaxed one with the same bytes.
-    let have = match block_bytes(src_shape, src_strides, itemsize, Order::C, true) {
-        Some(bytes) => bytes,
-        None => match block_bytes(src_shape, src_strides, itemsize, Order::C, false) {
-            Some(bytes) => bytes,
-            None => block_bytes(src_shape, src_strides, itemsize, Order::F, false)?,
-        },
-    };
+    let have = block_bytes(src_shape, src_strides, itemsize, Order::C, true)
+        .or_else(|| block_bytes(src_shape, src_strides, itemsize, Order::C, false))
+        .or_else(|| block_bytes(src_shape, src_strides, itemsize, Order::F, false))?;
     if offset < 0 || or_all(shape) < 0 || shape.len() > MAX_DIMS {
         return None;
     }
     // The result's strides (at fixed indices, see [`contiguous_view`]), and after them its
-    // bytes.
+    // bytes. A loop of its own: `contiguous_strides` with a checked mode that keeps zero
+    // extents, returning its product, took 160 instructions against 157 and 10.5-10.7 ns
+    // against 10.1-10.5 (`make icount`, `make besttime`).
     let mut strides = [0; MAX_DIMS];
     let mut need = itemsize;
     match Order::from_char(order).ok()? {
