@@ -393,7 +393,27 @@ static void test_subview(void) {
     CHECK_VIEW(&src, 2, buf + 2, "2 3", "24 8");
     CHECK_PTR(src.memview, &token);
     CHECK_ELEMS(&src, 2, "2 3 4 5 6 7");
+    /* the extents given in the source itself, written in place */
+    CHECK_ST(mvs_subview(&src, 2, 8, 0, 2, src.shape, 'C', &src), MVS_OK);
+    CHECK_VIEW(&src, 2, buf + 2, "2 3", "24 8");
   }
+
+  /* the extents given inside `out`, in fields the result overwrites: read before any write */
+  SENT(out);
+  out.strides[0] = 2;
+  out.strides[1] = 3;
+  CHECK_ST(mvs_subview(&flat, 1, 8, 0, 2, out.strides, 'C', &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "2 3", "24 8");
+  SENT(out);
+  out.shape[1] = 2;
+  out.shape[2] = 3;
+  CHECK_ST(mvs_subview(&flat, 1, 8, 0, 2, out.shape + 1, 'F', &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "2 3", "8 16");
+  SENT(out);
+  out.suboffsets[0] = 2;
+  out.suboffsets[1] = 3;
+  CHECK_ST(mvs_subview(&flat, 1, 8, 0, 2, out.suboffsets, 'C', &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "2 3", "24 8");
 
   /* out_ndim 0 (shape may be NULL) and 8; offset right at the end with zero items */
   SENT(v);

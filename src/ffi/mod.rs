@@ -428,8 +428,13 @@ unsafe fn derive_usual<R: Derived>(
 
 /// The usual path of [`derivation!`] for operations that check their source themselves
 /// ([`view::quick_subview`]): `op` gets the source as stored, with nothing checked, and its
-/// number of dimensions (`n`, in `0..=4`), and gives the result or `None`. False, with `out`
-/// untouched, when `src` or `out` is NULL or `op` gives `None`: the checked path then runs.
+/// number of dimensions (`n`, in `0..=4`), and gives the result and the caller's array that
+/// holds its extents, or `None`. False, with `out` untouched, when `src` or `out` is NULL or
+/// `op` gives `None`: the checked path then runs.
+///
+/// The result's extents are copied from the caller's array ([`write_extents_from`]), so that
+/// they need no register at the write: a 4-D subview took 147 instructions against 157, and
+/// no register spill (`make icount`).
 ///
 /// # Safety
 /// As for [`derive`].
@@ -438,18 +443,42 @@ unsafe fn derive_quick(
     src: *const mvs_slice,
     n: c_int,
     out: *mut mvs_slice,
-    op: impl FnOnce(&mvs_slice, usize) -> Option<View<RawPtr>>,
+    op: impl FnOnce(&mvs_slice, usize) -> Option<(View<RawPtr>, *const isize)>,
 ) -> bool {
     // SAFETY: per this function's contract, `src` is readable when not NULL.
     let Some(s) = (unsafe { src.as_ref() }) else { return false };
     if out.is_null() {
         return false;
     }
-    let Some(result) = op(s, n as usize) else { return false };
-    // SAFETY: `out` is non-NULL and writable per this function's contract; `s` is not read
-    // once the result is complete.
-    unsafe { result.write(out, s.memview) };
+    let Some((result, extents)) = op(s, n as usize) else { return false };
+    // SAFETY: `out` is non-NULL and writable per this function's contract; `extents` holds
+    // the result's extents, per `op`'s; `s` is not read once the result is complete.
+    unsafe { write_extents_from(&result, out, s.memview, extents) };
     true
+}
+
+/// [`Derived::write`] of `view`, whose extents are also the `view.ndim()` values at `extents`,
+/// written since by nothing: those are copied from there, first, and the rest from `view`.
+/// Copied first, they are right even when `extents` lies inside `out`.
+///
+/// # Safety
+/// `out` is non-NULL and points to writable memory for an `mvs_slice`; `extents` points to
+/// `view.ndim()` readable extents equal to `view`'s.
+#[inline(always)]
+unsafe fn write_extents_from(view: &View<RawPtr>, out: *mut mvs_slice, memview: *mut c_void, extents: *const isize) {
+    let n = view.ndim();
+    // SAFETY: per this function's contract; `copy` allows the two to overlap, and `extents` is
+    // not read after it.
+    unsafe {
+        debug_assert_eq!(core::slice::from_raw_parts(extents, n), &view.shape()[..n]);
+        core::ptr::copy(extents, core::ptr::addr_of_mut!((*out).shape).cast::<isize>(), n);
+        let out = &mut *out;
+        out.memview = memview;
+        out.data = view.data().0;
+        out.shape[n..].copy_from_slice(&view.shape()[n..]);
+        out.strides = *view.strides();
+        out.suboffsets = *view.suboffsets();
+    }
 }
 
 /// [`derive_from`] for operations whose result's number of dimensions the caller may not
