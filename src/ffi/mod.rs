@@ -432,9 +432,10 @@ unsafe fn derive_usual<R: Derived>(
 /// holds its extents, or `None`. False, with `out` untouched, when `src` or `out` is NULL or
 /// `op` gives `None`: the checked path then runs.
 ///
-/// The result's extents are copied from the caller's array ([`write_extents_from`]), so that
-/// they need no register at the write: a 4-D subview took 147 instructions against 157, and
-/// no register spill (`make icount`).
+/// The result's extents are copied from the caller's array ([`write_extents_from`]), not held
+/// in registers from the checks to the write: a 4-D subview saves 4 registers instead of 6,
+/// spills none instead of 2, and took 147 instructions against 157, 9.3-9.6 ns against
+/// 10.0-10.3 (`make icount`, `make besttime`).
 ///
 /// # Safety
 /// As for [`derive`].
