@@ -120,3 +120,49 @@ pub unsafe extern "C" fn mvs_subview(
         v.map(|v| (v, shape.as_ptr()))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same(a: &mvs_slice, b: &mvs_slice) -> bool {
+        (a.memview, a.data, a.shape, a.strides, a.suboffsets) == (b.memview, b.data, b.shape, b.strides, b.suboffsets)
+    }
+
+    /// The usual path copies the result's extents from the caller's array before it writes
+    /// anything else: right when that array lies in `out`, in any field the result overwrites
+    /// (and, run under Miri, with no access that the aliasing rules forbid).
+    #[test]
+    fn subview_reads_extents_given_inside_its_output() {
+        let (mut buf, items) = ([0f64; 24], 24isize);
+        let mut flat = mvs_slice::default();
+        // SAFETY: `buf` holds 24 items; the pointers are to locals.
+        unsafe {
+            let c = b'C' as c_int;
+            assert_eq!(mvs_view_contiguous(buf.as_mut_ptr().cast(), 8, 1, &items, c, &mut flat), MVS_OK);
+            let mut want = mvs_slice::default();
+            assert_eq!(mvs_subview(&flat, 1, 8, 2, 2, [3, 4].as_ptr(), c, &mut want), MVS_OK);
+            for field in 0..3 {
+                for at in 0..MVS_MAX_DIMS - 1 {
+                    let mut out = mvs_slice { memview: core::ptr::null_mut(), data: core::ptr::null_mut(), ..want };
+                    let o: *mut mvs_slice = &mut out;
+                    let array = match field {
+                        0 => core::ptr::addr_of_mut!((*o).shape),
+                        1 => core::ptr::addr_of_mut!((*o).strides),
+                        _ => core::ptr::addr_of_mut!((*o).suboffsets),
+                    };
+                    let extents = array.cast::<isize>().add(at);
+                    extents.write(3);
+                    extents.add(1).write(4);
+                    assert_eq!(mvs_subview(&flat, 1, 8, 2, 2, extents, c, o), MVS_OK);
+                    assert!(same(&out, &want), "extents in field {field} at {at}: {out:?}");
+                }
+            }
+            // In place, with the source's own extents.
+            let mut v = want;
+            let o: *mut mvs_slice = &mut v;
+            assert_eq!(mvs_subview(o, 2, 8, 0, 2, core::ptr::addr_of!((*o).shape).cast(), c, o), MVS_OK);
+            assert!(same(&v, &mvs_slice { data: buf.as_mut_ptr().add(2).cast(), ..want }));
+        }
+    }
+}
