@@ -512,6 +512,15 @@ static void test_refused(void) {
     CHECK_ST(mvs_flip(&d, 2, &out), MVS_OK);
     CHECK_VIEW(&out, 2, &rows[2][3], "3 4", "-32 -8");
     CHECK_ELEMS(&out, 2, "203 202 201 200 103 102 101 100 3 2 1 0");
+    {
+      mvs_index_item items[2] = {{MVS_ITEM_SLICE, 1, MVS_NONE, 1}, {MVS_ITEM_ELLIPSIS, 0, 0, 0}};
+      int nd;
+      d.suboffsets[1] = -7;
+      SENT(out);
+      CHECK_ST(mvs_index(&d, 2, items, 2, &out, &nd), MVS_OK);
+      CHECK_EQ(nd, 2);
+      CHECK_VIEW(&out, 2, &rows[1][0], "2 4", "32 8");
+    }
   }
   /* splits follow the suboffsets like slices */
   {

@@ -314,7 +314,7 @@ impl<P: Addr> Parts<'_, P> {
                     let (origin, len, stride) =
                         out.parts_direct(direct).sliced(at, self.source_axis(axis), start, stop, step)?;
                     out.move_origin(origin);
-                    out.push_axis(len, stride, self.suboffsets[axis]);
+                    out.push_axis(len, stride, self.kept_suboffset(axis));
                     axis += 1;
                 }
                 Item::NewAxis => out.push_axis(1, 0, -1),
@@ -338,7 +338,7 @@ impl<P: Addr> Parts<'_, P> {
     #[inline(always)]
     fn keep_axes(&self, axis: usize, count: usize, out: &mut View<P>) -> usize {
         for a in axis..axis + count {
-            out.push_axis(self.shape[a], self.strides[a], self.suboffsets[a]);
+            out.push_axis(self.shape[a], self.strides[a], self.kept_suboffset(a));
         }
         axis + count
     }

@@ -43,6 +43,13 @@ fn usual(n: usize, shape: &[isize; MAX_DIMS], strides: &[isize; MAX_DIMS], subof
     bits < 1 << 30
 }
 
+/// `suboffset` as a result stores it: -1 when negative (every negative suboffset means
+/// "direct"), else as it is.
+#[inline(always)]
+fn stored_suboffset(suboffset: isize) -> isize {
+    suboffset | (suboffset >> (isize::BITS - 1))
+}
+
 /// Where a derivation moves the element origin: the data address, and the suboffset of an
 /// indirect axis when the move lands behind one (PEP 3118).
 pub(super) struct Origin<P> {
@@ -103,8 +110,7 @@ impl<'a, P: Addr> Parts<'a, P> {
             v.shape[i] = self.shape[i] & k;
             v.strides[i] = self.strides[i] & k;
             if !self.known_direct {
-                let s = self.suboffsets[i];
-                v.suboffsets[i] = s | (s >> (isize::BITS - 1)) | !k;
+                v.suboffsets[i] = stored_suboffset(self.suboffsets[i]) | !k;
             }
         }
         v
@@ -182,6 +188,17 @@ impl<'a, P: Addr> Parts<'a, P> {
         match self.suboffsets[..self.ndim].iter().position(|&s| s >= 0) {
             Some(axis) => Err(Error::Indirect { axis }),
             None => Ok(()),
+        }
+    }
+
+    /// The suboffset of `axis` as a result that keeps the axis stores it: -1 when direct (not
+    /// read when every axis is known to be direct).
+    #[inline(always)]
+    pub(super) fn kept_suboffset(&self, axis: usize) -> isize {
+        if self.known_direct {
+            -1
+        } else {
+            stored_suboffset(self.suboffsets[axis])
         }
     }
 
@@ -313,10 +330,7 @@ impl<'a, P: Addr> Parts<'a, P> {
             suboffsets: if self.known_direct {
                 [-1; MAX_DIMS]
             } else {
-                core::array::from_fn(|i| {
-                    let s = self.suboffsets[from(i)];
-                    s | (s >> (isize::BITS - 1)) | !keep[i]
-                })
+                core::array::from_fn(|i| stored_suboffset(self.suboffsets[from(i)]) | !keep[i])
             },
         }
     }

@@ -32,6 +32,7 @@ proptest! {
         axis in -9..=9isize,
         (start, stop, step) in (arb_bound(), arb_bound(), arb_step()),
         index in -6..=6isize,
+        items in prop::collection::vec(super::indexing::arb_item(), 0..=5),
     ) {
         let [shape, strides, suboffsets] = stored(&v, &junk, &neg);
         let p = Parts::new(v.data(), v.ndim() as isize, &shape, &strides, &suboffsets).unwrap();
@@ -42,6 +43,7 @@ proptest! {
         );
         prop_assert_eq!(p.index_axis(axis, index, fake_deref), v.derive(|w| w.index_axis(axis, index, fake_deref)));
         prop_assert_eq!(p.transpose(), v.derive(|w| w.transpose()));
+        prop_assert_eq!(p.index(&items, fake_deref), v.derive(|w| w.index(&items, fake_deref)));
     }
 }
 
