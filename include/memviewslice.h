@@ -164,7 +164,8 @@ typedef struct mvs_slice {
   ptrdiff_t strides[MVS_MAX_DIMS];
   /**
    * -1 for a direct dimension; >= 0 for a PEP 3118 indirect one (the element pointer is
-   * read at the position reached so far, then the suboffset added).
+   * read at the position reached so far, then the suboffset added). Any negative value is
+   * read as direct, as PEP 3118 says; results store every direct dimension as -1.
    */
   ptrdiff_t suboffsets[MVS_MAX_DIMS];
 } mvs_slice;

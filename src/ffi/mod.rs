@@ -141,7 +141,8 @@ pub struct mvs_slice {
     /// Byte step of each dimension: any sign, 0 for broadcast dimensions.
     pub strides: [isize; MVS_MAX_DIMS],
     /// -1 for a direct dimension; >= 0 for a PEP 3118 indirect one (the element pointer is
-    /// read at the position reached so far, then the suboffset added).
+    /// read at the position reached so far, then the suboffset added). Any negative value is
+    /// read as direct, as PEP 3118 says; results store every direct dimension as -1.
     pub suboffsets: [isize; MVS_MAX_DIMS],
 }
 
