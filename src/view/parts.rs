@@ -202,11 +202,11 @@ impl<'a, P: Addr> Parts<'a, P> {
         }
     }
 
-    /// The description of `axis` that indexing needs (suboffset -1, not read, when every axis
-    /// is known to be direct: the indirect paths then fold away).
+    /// The description of `axis` that indexing needs, with its suboffset as a result keeps it
+    /// (-1, not read, when every axis is known to be direct: the indirect paths then fold away).
     #[inline(always)]
     pub(super) fn source_axis(&self, axis: usize) -> SourceAxis {
-        let suboffset = if self.known_direct { -1 } else { self.suboffsets[axis] };
+        let suboffset = self.kept_suboffset(axis);
         let (len, stride, small) = (self.shape[axis], self.strides[axis], self.known_small);
         SourceAxis { axis, len, stride, suboffset, small }
     }
