@@ -1,24 +1,27 @@
 # memviewslice for Cython: the C API of memviewslice.h, and the glue between typed memoryviews
 # and `mvs_slice`.
 #
-#     cimport memviewslice as mvs          # the C API and the glue (this file)
-#     cimport mvs_f64                      # typed helpers for double; one file per dtype:
-#                                          # mvs_i8 .. mvs_i64, mvs_u8 .. mvs_u64, mvs_f32,
-#                                          # mvs_f64, mvs_c64, mvs_c128
-#     include "mvs_export.pxi"             # BufferExport: an mvs_buffer for Python (NumPy,
-#                                          # memoryview) through the buffer protocol
+#     cimport memviewslice as mvs                  # the C API and the glue (this file)
+#     from memviewslice cimport f64                # typed helpers for double; one file per
+#                                                  # dtype: i8 .. i64, u8 .. u64, f32, f64,
+#                                                  # c64, c128
+#     from memviewslice.owners cimport BufferExport, export   # an mvs_buffer for Python
+#                                                  # (NumPy, memoryview): the buffer protocol
 #
 #     cdef double[:, :] corner(double[:, ::1] a) noexcept nogil:
-#         return mvs_f64.index_2d_2d(a, ...)    # or mvs_f64.slice_axis_2d twice
+#         return f64.index_2d_2d(a, ...)           # or f64.slice_axis_2d twice
 #
-# Compile with `-I<dir of this file>` (cython and the C compiler) and link `-lmemviewslice`.
-# Every declaration here is `nogil`.
+# Cython finds these files in site-packages (pip install memviewslice); the C compiler needs
+# `memviewslice.get_include()` and the link `memviewslice.get_library_dirs()` and
+# `memviewslice.get_libraries()` (the static library: the module needs nothing at run time,
+# unless it cimports memviewslice.owners). Supported Cython: 3.0.11 or newer (tested up to
+# 3.3.1). Every declaration here is `nogil`.
 #
-# How the glue works (SPEC section 6; the C side is in mvs_pyx.h):
+# How the glue works (the C side is in mvs_pyx.h):
 # - In: `mvs_pyx_src(view)` is the address of a typed memoryview as a `const mvs_slice *`
 #   (a macro: Cython forbids `&view`). The layout of Cython's `__Pyx_memviewslice` is checked
 #   against `mvs_slice` at compile time wherever it is used.
-# - Out: each typed helper of the mvs_<dtype> files is a C macro of mvs_pyx.h, declared as an
+# - Out: each typed helper of the <dtype>.pxd files is a C macro of mvs_pyx.h, declared as an
 #   extern function returning a typed memoryview. It writes the library's result into Cython's
 #   own struct and takes one more acquisition of the source's memoryview object, as Cython does
 #   for any view it returns: an atomic increment with no GIL, since the source already holds
@@ -32,12 +35,12 @@
 #   `mvs_view_strided` or `mvs_pool_acquire` (its memview is NULL, which Cython takes as "not
 #   initialized"; the helpers raise ValueError) or by `mvs_buffer_view` (its memview is an
 #   mvs_buffer, which Cython would use as a memoryview object): hand buffers to Python with
-#   mvs_export.pxi instead.
+#   memviewslice.owners.export instead.
 # - Errors: the helpers, and `mvs_pyx_check(status)` after a direct call, raise IndexError
 #   (MVS_ERR_INDEX) or ValueError (anything else) with `mvs_last_error()`'s message, taking
 #   the GIL on that path only.
 #
-# Adding a helper that the mvs_<dtype> files lack, for example one with a C-contiguous result
+# Adding a helper that the <dtype>.pxd files lack, for example one with a C-contiguous result
 # type, is one line: a declaration of an existing macro of mvs_pyx.h (a helper's C name is in
 # its declaration) with the types you need.
 #
@@ -134,7 +137,7 @@ cdef extern from "memviewslice.h" nogil:
     const char *mvs_status_str(mvs_status status)
     const char *mvs_last_error()
 
-    # Ownership (SPEC section 5): buffers own memory and count references; views borrow.
+    # Ownership: buffers own memory and count references; views borrow.
     enum:
         MVS_ERR_ALLOC
         MVS_BUFFER_ZEROED

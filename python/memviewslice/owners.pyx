@@ -1,18 +1,6 @@
-# BufferExport: hands memory owned by an mvs_buffer to Python (`include "mvs_export.pxi"` in a
-# .pyx; it defines the class in that module).
-#
-#     cdef mvs_buffer *b
-#     mvs_pyx_check(mvs_buffer_wrap(ptr, nbytes, my_free, NULL, 0, &b))  # b: one reference
-#     arr = np.asarray(mvs_export(b, &view, 2, sizeof(double), b'd'))    # the export: another
-#     mvs_buffer_release(b)                                              # b's own reference
-#
-# A BufferExport holds one reference to its buffer and exports one view of it (shape, strides,
-# itemsize, a struct-module format) through the buffer protocol, so every NumPy array,
-# memoryview or typed memoryview made from it keeps it, hence the memory, alive: the memory is
-# freed (the buffer's deallocation callback runs) exactly once, when the last of them is gone
-# and every other reference to the buffer has been released. Read-only buffers
-# (MVS_BUFFER_READONLY) are exported read-only: a writable request raises BufferError.
-# Creating an export needs the GIL (it is a Python object); using the memory does not.
+# memviewslice.owners: the Python objects that own memory for Python (see owners.pxd).
+
+import struct
 
 from cpython.buffer cimport (
     PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS,
@@ -27,26 +15,18 @@ from memviewslice cimport (
 
 cdef class BufferExport:
     """One view of an mvs_buffer, exported through the buffer protocol (np.asarray(obj),
-    memoryview(obj)), holding a reference to the buffer. Made by mvs_export."""
-    cdef mvs_buffer *buffer
-    cdef char *data
-    cdef int ndim
-    cdef bint readonly
-    cdef int c_contiguous  # NumPy's relaxed rules, from mvs_is_contiguous
-    cdef int f_contiguous
-    cdef Py_ssize_t itemsize
-    cdef Py_ssize_t nbytes
-    cdef Py_ssize_t shape[8]
-    cdef Py_ssize_t strides[8]
-    cdef bytes format
+    memoryview(obj)), holding a reference to the buffer. Made by export() (from Cython; Python
+    cannot make one)."""
 
     def __cinit__(self):
         self.buffer = NULL
 
     def __dealloc__(self):
-        mvs_buffer_release(self.buffer)  # NULL (a failed mvs_export) is a no-op
+        mvs_buffer_release(self.buffer)  # NULL (a failed export) is a no-op
 
     def __getbuffer__(self, Py_buffer *view, int flags):
+        if self.buffer == NULL:
+            raise BufferError("this BufferExport exports nothing: it was not made by export()")
         if flags & PyBUF_WRITABLE and self.readonly:
             raise BufferError("the buffer is read-only")
         if (flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS and not self.c_contiguous:
@@ -75,12 +55,12 @@ cdef class BufferExport:
         pass
 
 
-cdef BufferExport mvs_export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, format):
+cdef BufferExport export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, format):
     """An export of `view` (`ndim` dimensions, direct, items of `itemsize` bytes described by
     the struct-module `format`, e.g. b'd') over `buffer`, which gains a reference. Raises
     ValueError when the view addresses bytes outside the buffer or is not direct, or when
     `format` does not describe `itemsize` bytes."""
-    import struct
+
     cdef BufferExport e = BufferExport.__new__(BufferExport)
     cdef void *data
     cdef Py_ssize_t size
