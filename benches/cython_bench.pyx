@@ -14,7 +14,7 @@ from memviewslice cimport (
     mvs_slice, mvs_index_item, mvs_pyx_slice, mvs_pyx_src, mvs_pyx_check,
     mvs_slice_axis, mvs_index, mvs_subview, MVS_ITEM_SLICE,
 )
-cimport mvs_f64
+from memviewslice cimport f64
 
 cdef enum:
     ROWS = 64
@@ -36,25 +36,25 @@ SCENARIO = dict(rows=ROWS, cols=COLS, shape_a=(ROWS - 2, COLS), shape_b=(ROWS - 
 # --- (a) the bridge: view A -----------------------------------------------------------------
 
 def run_bridge_slice_axis_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
-    """r = mvs_f64.slice_axis_2d(a, 0, 1, -1, 1): a[1:-1], one library call."""
+    """r = f64.slice_axis_2d(a, 0, 1, -1, 1): a[1:-1], one library call."""
     cdef double[:, :] r
     cdef double acc = 0
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.slice_axis_2d(a, 0, 1, -1, 1)
+            r = f64.slice_axis_2d(a, 0, 1, -1, 1)
             acc += r[0, 0]
     return acc, r
 
 
 def run_bridge_subview_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
-    """r = mvs_f64.subview_1d_2d(buf, 64, (62, 64), 'C'): buf[64:4032].reshape(62, 64), one call."""
+    """r = f64.subview_1d_2d(buf, 64, (62, 64), 'C'): buf[64:4032].reshape(62, 64), one call."""
     cdef double[:, :] r
     cdef double acc = 0
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.subview_1d_2d(buf, FLAT_A_START, SHAPE_A, b'C')
+            r = f64.subview_1d_2d(buf, FLAT_A_START, SHAPE_A, b'C')
             acc += r[0, 0]
     return acc, r
 
@@ -67,7 +67,7 @@ def run_bridge_slice_reshape_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.reshape_1d_2d(mvs_f64.slice_axis_1d(buf, 0, FLAT_A_START, FLAT_A_STOP, 1), SHAPE_A, b'C')
+            r = f64.reshape_1d_2d(f64.slice_axis_1d(buf, 0, FLAT_A_START, FLAT_A_STOP, 1), SHAPE_A, b'C')
             acc += r[0, 0]
     return acc, r
 
@@ -75,13 +75,13 @@ def run_bridge_slice_reshape_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
 # --- (a) the bridge: view B -----------------------------------------------------------------
 
 def run_bridge_index_B(double[:, :] a, double[::1] buf, Py_ssize_t n):
-    """r = mvs_f64.index_2d_2d(a, [1:-1, 1:-1], 2): one library call."""
+    """r = f64.index_2d_2d(a, [1:-1, 1:-1], 2): one library call."""
     cdef double[:, :] r
     cdef double acc = 0
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.index_2d_2d(a, ITEMS_B, 2)
+            r = f64.index_2d_2d(a, ITEMS_B, 2)
             acc += r[0, 0]
     return acc, r
 
@@ -93,7 +93,7 @@ def run_bridge_slice_axis_twice_B(double[:, :] a, double[::1] buf, Py_ssize_t n)
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = mvs_f64.slice_axis_2d(mvs_f64.slice_axis_2d(a, 0, 1, -1, 1), 1, 1, -1, 1)
+            r = f64.slice_axis_2d(f64.slice_axis_2d(a, 0, 1, -1, 1), 1, 1, -1, 1)
             acc += r[0, 0]
     return acc, r
 
@@ -268,7 +268,7 @@ def run_bare_slice_axis_readback_A(double[:, :] a, double[::1] buf, Py_ssize_t n
     with nogil:
         for i in range(n):
             mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 2, 0, 1, -1, 1, <mvs_slice *>&out))
-            r = (<mvs_f64.view_2d *>&out)[0]
+            r = (<f64.view_2d *>&out)[0]
             acc += r[0, 0]
     return acc, r
 
@@ -285,7 +285,7 @@ def run_inplace_slice_axis_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
             if mvs_pyx_src(r).memview == mvs_pyx_src(a).memview:
                 mvs_pyx_check(mvs_slice_axis(mvs_pyx_src(a), 2, 0, 1, -1, 1, <mvs_slice *>mvs_pyx_src(r)))
             else:
-                r = mvs_f64.slice_axis_2d(a, 0, 1, -1, 1)
+                r = f64.slice_axis_2d(a, 0, 1, -1, 1)
             acc += r[0, 0]
     return acc, r
 
@@ -301,6 +301,6 @@ def run_inplace_index_B(double[:, :] a, double[::1] buf, Py_ssize_t n):
             if mvs_pyx_src(r).memview == mvs_pyx_src(a).memview:
                 mvs_pyx_check(mvs_index(mvs_pyx_src(a), 2, ITEMS_B, 2, <mvs_slice *>mvs_pyx_src(r), &ndim))
             else:
-                r = mvs_f64.index_2d_2d(a, ITEMS_B, 2)
+                r = f64.index_2d_2d(a, ITEMS_B, 2)
             acc += r[0, 0]
     return acc, r

@@ -102,11 +102,6 @@
 #define MVS_CONTIG_CYTHON 1
 
 /**
- * Most arrays a pool holds: ids are `u32`, and `NIL` is not one.
- */
-#define MAX_ARRAYS (size_t)NIL
-
-/**
  * An opaque, atomically reference-counted owner of a memory block: either allocated by the
  * library (`mvs_buffer_alloc`) or foreign memory with a deallocation callback
  * (`mvs_buffer_wrap`). A new buffer has one reference, owned by the caller. Every reference

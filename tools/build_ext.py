@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Builds one Cython module against memviewslice: cython (with include/ on the include path),
-then the C or C++ compiler, linking the static library into the extension.
+"""Builds one Cython module against the memviewslice package installed in the running Python
+(as a user's build does: Cython finds the .pxd files in site-packages, the C compiler and the
+linker take what get_include(), get_library_dirs() and get_libraries() say), with cython and
+then the C or C++ compiler.
 
     python tools/build_ext.py SRC.pyx --out DIR [--cplus] [-X directive=value ...]
                               [--name MODULE] [--wrap-gil] [--openmp]
@@ -18,9 +20,7 @@ import subprocess
 import sys
 import sysconfig
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-INCLUDE = ROOT / "include"
-LIBRARY = ROOT / "target" / "release" / "libmemviewslice.a"
+import memviewslice
 
 
 def run(cmd):
@@ -48,7 +48,7 @@ def main():
         pyx = args.out / f"{name}.pyx"
         pyx.write_text(args.pyx.read_text())
     c_file = args.out / f"{name}.{'cpp' if args.cplus else 'c'}"
-    cython = [sys.executable, "-m", "cython", "-3", "-I", INCLUDE, "-I", args.pyx.resolve().parent, "-o", c_file]
+    cython = [sys.executable, "-m", "cython", "-3", "-I", args.pyx.resolve().parent, "-o", c_file]
     if args.cplus:
         cython.append("--cplus")
     for d in args.directives:
@@ -58,8 +58,8 @@ def main():
     compiler = os.environ.get("CXX", "c++") if args.cplus else os.environ.get("CC", "cc")
     ext = args.out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
     cmd = [compiler, os.environ.get("MVS_OPT", "-O2"), "-shared", "-fPIC", "-Wall", "-Wno-unused-function",
-           "-I", sysconfig.get_paths()["include"], "-I", INCLUDE, c_file, "-o", ext, LIBRARY,
-           "-lpthread", "-ldl", "-lm"]
+           "-I", sysconfig.get_paths()["include"], "-I", memviewslice.get_include(), c_file, "-o", ext]
+    cmd += [f"-L{d}" for d in memviewslice.get_library_dirs()] + [f"-l{n}" for n in memviewslice.get_libraries()]
     if args.wrap_gil:
         cmd.append("-Wl,--wrap=PyGILState_Ensure")
     if args.openmp:

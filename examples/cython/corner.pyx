@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False
 # Problem 2: a `noexcept nogil` function returning a sliced memoryview, with no GIL and no copy.
 from memviewslice cimport mvs_index_item, MVS_ITEM_SLICE, MVS_NONE
-cimport mvs_f64
+from memviewslice cimport f64
 
 
 cdef double[:, :] corner(double[:, ::1] a) noexcept nogil:
@@ -9,7 +9,7 @@ cdef double[:, :] corner(double[:, ::1] a) noexcept nogil:
     cdef mvs_index_item items[2]
     items[0] = mvs_index_item(MVS_ITEM_SLICE, MVS_NONE, -1, 1)
     items[1] = items[0]
-    return mvs_f64.index_2d_2d(a, items, 2)
+    return f64.index_2d_2d(a, items, 2)
 
 
 def corner_sums(double[:, ::1] a, int rounds):

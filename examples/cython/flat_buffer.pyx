@@ -1,9 +1,9 @@
 # cython: boundscheck=False, wraparound=False
 # Problem 1: one flat float64 buffer, several views of different shapes and offsets, built
 # and written inside `with nogil:`, then seen by NumPy in the original buffer.
-cimport mvs_f64
+from memviewslice cimport f64
 
-# A helper the mvs_f64 file lacks, as memviewslice.pxd shows: one declaration giving a macro of
+# A helper the f64 file lacks, as memviewslice.pxd shows: one declaration giving a macro of
 # mvs_pyx.h (here subview_1d_2d's) a C-contiguous result type, which mvs_subview guarantees in
 # C order, so that Cython indexes the result as such.
 cdef extern from "mvs_pyx.h" nogil:
@@ -22,7 +22,7 @@ def views_of(double[::1] buf):
     shape3[:] = [2, 2, 2]
     with nogil:
         a = rows_c(buf, 0, shape2, b'C')
-        b = mvs_f64.subview_1d_3d(buf, 6, shape3, b'C')
+        b = f64.subview_1d_3d(buf, 6, shape3, b'C')
         for i in range(2):
             for j in range(3):
                 a[i, j] = 100 + 3 * i + j

@@ -7,7 +7,7 @@ from memviewslice cimport (
     mvs_slice, mvs_buffer, mvs_buffer_wrap, mvs_buffer_view, mvs_buffer_release, mvs_pyx_check,
     MVS_BUFFER_READONLY,
 )
-include "mvs_export.pxi"
+from memviewslice.owners cimport BufferExport, export
 
 cdef extern from *:
     """
@@ -42,7 +42,7 @@ def c_matrix(Py_ssize_t rows, Py_ssize_t cols):
         mvs_pyx_check(mvs_buffer_wrap(data, rows * cols * sizeof(double), handoff_free, NULL, 0, &buffer))
         mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, b'C', &view))
     try:
-        return mvs_export(buffer, &view, 2, sizeof(double), b'd')
+        return export(buffer, &view, 2, sizeof(double), b'd')
     finally:
         mvs_buffer_release(buffer)  # our reference; the export holds its own
 
@@ -56,6 +56,6 @@ def greeting():
     mvs_pyx_check(mvs_buffer_wrap(<void *>handoff_greeting, n, NULL, NULL, MVS_BUFFER_READONLY, &buffer))
     try:
         mvs_pyx_check(mvs_buffer_view(buffer, 1, 1, &n, b'C', &view))
-        return mvs_export(buffer, &view, 1, 1, b'B')
+        return export(buffer, &view, 1, 1, b'B')
     finally:
         mvs_buffer_release(buffer)

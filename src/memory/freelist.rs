@@ -38,7 +38,7 @@ const MAX_SLABS: usize = 40;
 /// "No array": the end of the stack.
 const NIL: u32 = u32::MAX;
 /// Most arrays a pool holds: ids are `u32`, and `NIL` is not one.
-pub const MAX_ARRAYS: usize = NIL as usize;
+const MAX_ARRAYS: usize = NIL as usize;
 
 struct Node {
     next: AtomicU32,

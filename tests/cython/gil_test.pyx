@@ -12,7 +12,7 @@ from cython.parallel cimport prange
 cimport openmp
 cimport memviewslice as mvs
 from memviewslice cimport mvs_slice, mvs_index_item, MVS_ITEM_INDEX, MVS_ITEM_SLICE, MVS_NONE
-cimport mvs_f64
+from memviewslice cimport f64
 
 cdef extern from *:
     """
@@ -109,13 +109,13 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
 
     if kind == 0:    # a2[:, 1:5:2]
         for i in range(n):
-            r_slice_axis = mvs_f64.slice_axis_2d(a2, 1, 1, 5, 2)
+            r_slice_axis = f64.slice_axis_2d(a2, 1, 1, 5, 2)
         memcpy(last, mvs.mvs_pyx_src(r_slice_axis), sizeof(mvs_slice))
         first[0] = r_slice_axis[0, 0]
         last_ndim[0] = 2
     elif kind == 1:  # a3[:, 2, :]
         for i in range(n):
-            r_index_axis = mvs_f64.index_axis_3d(a3, 1, 2)
+            r_index_axis = f64.index_axis_3d(a3, 1, 2)
         memcpy(last, mvs.mvs_pyx_src(r_index_axis), sizeof(mvs_slice))
         first[0] = r_index_axis[0, 0]
         last_ndim[0] = 2
@@ -124,7 +124,7 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         items[1] = mvs_index_item(MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, 2)
         items[2] = mvs_index_item(MVS_ITEM_SLICE, 1, 4, MVS_NONE)
         for i in range(n):
-            r_index = mvs_f64.index_3d_2d(a3, items, 3)
+            r_index = f64.index_3d_2d(a3, items, 3)
         memcpy(last, mvs.mvs_pyx_src(r_index), sizeof(mvs_slice))
         first[0] = r_index[0, 0]
         last_ndim[0] = 2
@@ -133,7 +133,7 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         shape[1] = -1
         shape[2] = 2
         for i in range(n):
-            r_reshape = mvs_f64.reshape_2d_3d(a2, shape, b'C')
+            r_reshape = f64.reshape_2d_3d(a2, shape, b'C')
         memcpy(last, mvs.mvs_pyx_src(r_reshape), sizeof(mvs_slice))
         first[0] = r_reshape[0, 0, 0]
         last_ndim[0] = 3
@@ -141,13 +141,13 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         shape[0] = 4
         shape[1] = 5
         for i in range(n):
-            r_subview = mvs_f64.subview_1d_2d(a1, 4, shape, b'C')
+            r_subview = f64.subview_1d_2d(a1, 4, shape, b'C')
         memcpy(last, mvs.mvs_pyx_src(r_subview), sizeof(mvs_slice))
         first[0] = r_subview[0, 0]
         last_ndim[0] = 2
     elif kind == 5:  # a2.T
         for i in range(n):
-            r_transpose = mvs_f64.transpose_2d(a2)
+            r_transpose = f64.transpose_2d(a2)
         memcpy(last, mvs.mvs_pyx_src(r_transpose), sizeof(mvs_slice))
         first[0] = r_transpose[0, 0]
         last_ndim[0] = 2
@@ -156,13 +156,13 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         axes[1] = 0
         axes[2] = 1
         for i in range(n):
-            r_permute = mvs_f64.permute_3d(a3, axes)
+            r_permute = f64.permute_3d(a3, axes)
         memcpy(last, mvs.mvs_pyx_src(r_permute), sizeof(mvs_slice))
         first[0] = r_permute[0, 0, 0]
         last_ndim[0] = 3
     elif kind == 7:  # np.swapaxes(a3, 0, 2)
         for i in range(n):
-            r_swap_axes = mvs_f64.swap_axes_3d(a3, 0, 2)
+            r_swap_axes = f64.swap_axes_3d(a3, 0, 2)
         memcpy(last, mvs.mvs_pyx_src(r_swap_axes), sizeof(mvs_slice))
         first[0] = r_swap_axes[0, 0, 0]
         last_ndim[0] = 3
@@ -170,7 +170,7 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         source[0] = 0
         destination[0] = -1
         for i in range(n):
-            r_move_axes = mvs_f64.move_axes_3d(a3, source, destination, 1)
+            r_move_axes = f64.move_axes_3d(a3, source, destination, 1)
         memcpy(last, mvs.mvs_pyx_src(r_move_axes), sizeof(mvs_slice))
         first[0] = r_move_axes[0, 0, 0]
         last_ndim[0] = 3
@@ -179,56 +179,56 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         shape[1] = 5
         shape[2] = 6
         for i in range(n):
-            r_broadcast_to = mvs_f64.broadcast_to_2d_3d(a2, shape)
+            r_broadcast_to = f64.broadcast_to_2d_3d(a2, shape)
         memcpy(last, mvs.mvs_pyx_src(r_broadcast_to), sizeof(mvs_slice))
         first[0] = r_broadcast_to[0, 0, 0]
         last_ndim[0] = 3
     elif kind == 10:  # np.expand_dims(a2, 1)
         for i in range(n):
-            r_expand_dims = mvs_f64.expand_dims_2d(a2, 1)
+            r_expand_dims = f64.expand_dims_2d(a2, 1)
         memcpy(last, mvs.mvs_pyx_src(r_expand_dims), sizeof(mvs_slice))
         first[0] = r_expand_dims[0, 0, 0]
         last_ndim[0] = 3
     elif kind == 11:  # np.squeeze(s3, 1)
         for i in range(n):
-            r_squeeze_axis = mvs_f64.squeeze_axis_3d(s3, 1)
+            r_squeeze_axis = f64.squeeze_axis_3d(s3, 1)
         memcpy(last, mvs.mvs_pyx_src(r_squeeze_axis), sizeof(mvs_slice))
         first[0] = r_squeeze_axis[0, 0]
         last_ndim[0] = 2
     elif kind == 12:  # np.squeeze(s3)
         for i in range(n):
-            r_squeeze = mvs_f64.squeeze_3d_2d(s3)
+            r_squeeze = f64.squeeze_3d_2d(s3)
         memcpy(last, mvs.mvs_pyx_src(r_squeeze), sizeof(mvs_slice))
         first[0] = r_squeeze[0, 0]
         last_ndim[0] = 2
     elif kind == 13:  # np.diagonal(a2, 1)
         for i in range(n):
-            r_diagonal = mvs_f64.diagonal_2d(a2, 1, 0, 1)
+            r_diagonal = f64.diagonal_2d(a2, 1, 0, 1)
         memcpy(last, mvs.mvs_pyx_src(r_diagonal), sizeof(mvs_slice))
         first[0] = r_diagonal[0]
         last_ndim[0] = 1
     elif kind == 14:  # a2[::-1]
         for i in range(n):
-            r_flip_axis = mvs_f64.flip_axis_2d(a2, 0)
+            r_flip_axis = f64.flip_axis_2d(a2, 0)
         memcpy(last, mvs.mvs_pyx_src(r_flip_axis), sizeof(mvs_slice))
         first[0] = r_flip_axis[0, 0]
         last_ndim[0] = 2
     elif kind == 15:  # a2[::-1, ::-1]
         for i in range(n):
-            r_flip = mvs_f64.flip_2d(a2)
+            r_flip = f64.flip_2d(a2)
         memcpy(last, mvs.mvs_pyx_src(r_flip), sizeof(mvs_slice))
         first[0] = r_flip[0, 0]
         last_ndim[0] = 2
     elif kind == 16:  # sliding_window_view(a2, 3, axis=1)[:, ::2]
         for i in range(n):
-            r_sliding_window = mvs_f64.sliding_window_2d(a2, 1, 3, 2)
+            r_sliding_window = f64.sliding_window_2d(a2, 1, 3, 2)
         memcpy(last, mvs.mvs_pyx_src(r_sliding_window), sizeof(mvs_slice))
         first[0] = r_sliding_window[0, 0, 0]
         last_ndim[0] = 3
     elif kind == 17:  # np.split(a2, 3, axis=1)[i % 3]
         for i in range(n):
             mvs.mvs_pyx_check(mvs.mvs_split_sections(mvs.mvs_pyx_src(a2), 2, 1, 3, 0, pieces, 3))
-            r_from_slice = mvs_f64.from_slice_2d(&pieces[i % 3])
+            r_from_slice = f64.from_slice_2d(&pieces[i % 3])
         memcpy(last, mvs.mvs_pyx_src(r_from_slice), sizeof(mvs_slice))
         first[0] = r_from_slice[0, 0]
         last_ndim[0] = 2
@@ -252,11 +252,11 @@ def success(int kind, Py_ssize_t n, double[::1] a1, double[:, ::1] a2, double[:,
     acq1 = (gil_test_acq(a1), gil_test_acq(a2), gil_test_acq(a3), gil_test_acq(s3))
     # The result's memview is its source's, still held by this function's argument.
     if last_ndim == 1:
-        result = mvs_f64.from_slice_1d(&last)
+        result = f64.from_slice_1d(&last)
     elif last_ndim == 2:
-        result = mvs_f64.from_slice_2d(&last)
+        result = f64.from_slice_2d(&last)
     else:
-        result = mvs_f64.from_slice_3d(&last)
+        result = f64.from_slice_3d(&last)
     return g1 - g0, tuple(y - x for x, y in zip(acq0, acq1)), result, first
 
 
@@ -304,8 +304,8 @@ def with_gil_control(Py_ssize_t n):
 
 cdef int row_sum(double[:, ::1] a, Py_ssize_t i, double *out) except -1 nogil:
     """*out = sum(a[i, 1::2]) through index_axis_2d and slice_axis_1d, each a fresh local."""
-    cdef double[:] row = mvs_f64.index_axis_2d(a, 0, i)
-    cdef double[:] part = mvs_f64.slice_axis_1d(row, 0, 1, MVS_NONE, 2)
+    cdef double[:] row = f64.index_axis_2d(a, 0, i)
+    cdef double[:] part = f64.slice_axis_1d(row, 0, 1, MVS_NONE, 2)
     cdef double s = 0
     cdef Py_ssize_t j
     for j in range(part.shape[0]):
@@ -317,8 +317,8 @@ cdef int row_sum(double[:, ::1] a, Py_ssize_t i, double *out) except -1 nogil:
 cdef double row_sum_noexcept(double[:, ::1] a, Py_ssize_t i) noexcept nogil:
     """sum(a[i, 1::2]) as row_sum, for a prange body that cannot raise (an exception here
     would be printed as unraisable, taking the GIL, and give 0)."""
-    cdef double[:] row = mvs_f64.index_axis_2d(a, 0, i)
-    cdef double[:] part = mvs_f64.slice_axis_1d(row, 0, 1, MVS_NONE, 2)
+    cdef double[:] row = f64.index_axis_2d(a, 0, i)
+    cdef double[:] part = f64.slice_axis_1d(row, 0, 1, MVS_NONE, 2)
     cdef double s = 0
     cdef Py_ssize_t j
     for j in range(part.shape[0]):
@@ -381,19 +381,19 @@ cdef int fail_once(int which, double[:, ::1] a2, double[:, :, ::1] a3) except -1
     cdef double[:, :] t
     cdef double[:] r1
     if which == 0:
-        r2 = mvs_f64.index_axis_3d(a3, 0, 99)
+        r2 = f64.index_axis_3d(a3, 0, 99)
     elif which == 1:
-        t = mvs_f64.transpose_2d(a2)
+        t = f64.transpose_2d(a2)
         shape[0] = -1
-        r1 = mvs_f64.reshape_2d_1d(t, shape, b'C')
+        r1 = f64.reshape_2d_1d(t, shape, b'C')
     elif which == 2:
-        r2 = mvs_f64.slice_axis_2d(a2, 5, 0, 1, 1)
+        r2 = f64.slice_axis_2d(a2, 5, 0, 1, 1)
     elif which == 3:
-        r2 = mvs_f64.squeeze_3d_2d(a3)
+        r2 = f64.squeeze_3d_2d(a3)
     elif which == 4:  # a view of raw memory (memview NULL) cannot become a typed memoryview
         shape2[0], shape2[1] = 2, 3
         mvs.mvs_pyx_check(mvs.mvs_view_contiguous(&a2[0, 0], sizeof(double), 2, shape2, b'C', &raw))
-        r2 = mvs_f64.from_slice_2d(&raw)
+        r2 = f64.from_slice_2d(&raw)
     return 0
 
 

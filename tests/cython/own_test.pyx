@@ -12,7 +12,7 @@ from memviewslice cimport (
     mvs_buffer_refcount, mvs_pool_create, mvs_pool_acquire, mvs_pool_release, mvs_pool_counts,
     mvs_pool_destroy, mvs_pyx_check, MVS_BUFFER_READONLY, mvs_slice_axis,
 )
-include "mvs_export.pxi"
+from memviewslice.owners cimport BufferExport, export
 
 cdef extern from *:
     """
@@ -48,7 +48,7 @@ def handoff(Py_ssize_t rows, Py_ssize_t cols, bint readonly=False, int first=0, 
                                   MVS_BUFFER_READONLY if readonly else 0, &buffer))
     try:
         mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, ord(order), &view))
-        e = mvs_export(buffer, &view, 2, sizeof(double), b'd')
+        e = export(buffer, &view, 2, sizeof(double), b'd')
         mvs_pyx_check(mvs_buffer_refcount(buffer, &count))
         return e, count
     finally:
@@ -56,7 +56,7 @@ def handoff(Py_ssize_t rows, Py_ssize_t cols, bint readonly=False, int first=0, 
 
 
 def export_errors():
-    """The error messages of mvs_export's refusals: a view past the buffer's end, a format
+    """The error messages of export()'s refusals: a view past the buffer's end, a format
     of the wrong size; the block is freed once all the same."""
     cdef Py_ssize_t shape[2]
     cdef mvs_slice view
@@ -174,7 +174,7 @@ cdef str release_message(mvs_pool *pool, mvs_slice *view):
 
 cdef str export_message(mvs_buffer *buffer, mvs_slice *view, fmt):
     try:
-        mvs_export(buffer, view, 2, sizeof(double), fmt)
+        export(buffer, view, 2, sizeof(double), fmt)
         return "ok"
     except ValueError as e:
         return str(e)

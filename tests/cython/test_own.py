@@ -2,7 +2,7 @@
 """Ownership through the Cython layer: C memory handed to NumPy is freed exactly once, by the
 caller's deallocator, over 100,000 hand-offs with views of views, slices, memoryview and
 typed-memoryview consumers released in every order; read-only memory is exported read-only;
-mvs_export refuses views outside their buffer; the pool under threads, and its errors.
+export() refuses views outside their buffer; the pool under threads, and its errors.
 
     PYTHONPATH=build/cython_own python tests/cython/test_own.py [--handoffs N]
 """
@@ -108,7 +108,7 @@ def main():
     del fe
     check(own_test.freed() == n + 1, "the F export not freed")
 
-    # 3. mvs_export refuses what it cannot export, and frees the block anyway.
+    # 3. export() refuses what it cannot export, and frees the block anyway.
     n = own_test.freed()
     messages = own_test.export_errors()
     print("export errors:", messages)
