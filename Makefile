@@ -287,7 +287,7 @@ readme-example: lib $(PKG)
 	@awk '/^```cython$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme/grid.pyx
 	@awk '/^```python$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme/run.py
 	@awk '/^prints:$$/{p=1;next} p&&/^```$$/{if(n++)exit;next} p&&n' README.md > $(BUILD)/readme/expected.txt
-	@awk '/^```sh$$/{n++} n==3&&/^```sh$$/{f=1;next} f&&/^```$$/{exit} f' README.md > $(BUILD)/readme/build.sh
+	@awk '/^Build `grid`/{p=1} p&&/^```sh$$/{f=1;next} f&&/^```$$/{exit} f' README.md > $(BUILD)/readme/build.sh
 	cd $(BUILD)/readme && PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh -e build.sh && ../../$(VPY) run.py | diff -u expected.txt -
 
 # --- Cython tests -------------------------------------------------------------------------

@@ -28,21 +28,27 @@ def frees():
 
 def c_matrix(Py_ssize_t rows, Py_ssize_t cols):
     """A (rows, cols) float64 matrix in memory from malloc, filled in nogil code, handed to
-    Python: the result owns it, and handoff_free frees it once the last user is gone."""
+    Python: the result owns it, and handoff_free frees it once the last user is gone. Every
+    error path frees the memory or releases the buffer that owns it."""
     cdef Py_ssize_t shape[2]
     cdef mvs_slice view
     cdef mvs_buffer *buffer
-    cdef double *data
+    cdef double *data = <double *>malloc(rows * cols * sizeof(double))
     cdef Py_ssize_t i
+    if data == NULL:
+        raise MemoryError()
     shape[0], shape[1] = rows, cols
     with nogil:
-        data = <double *>malloc(rows * cols * sizeof(double))
         for i in range(rows * cols):
             data[i] = i
-        mvs_pyx_check(mvs_buffer_wrap(data, rows * cols * sizeof(double), handoff_free, NULL, 0, &buffer))
-        mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, b'C', &view))
     try:
-        return export(buffer, &view, 2, sizeof(double), b'd')
+        mvs_pyx_check(mvs_buffer_wrap(data, rows * cols * sizeof(double), handoff_free, NULL, 0, &buffer))
+    except:
+        free(data)  # not wrapped: still ours
+        raise
+    try:
+        mvs_pyx_check(mvs_buffer_view(buffer, sizeof(double), 2, shape, b'C', &view))
+        return export(buffer, &view, 2, sizeof(double), b'd')  # np.asarray(...) shares it
     finally:
         mvs_buffer_release(buffer)  # our reference; the export holds its own
 
