@@ -100,7 +100,7 @@ PREFIX ?= /usr/local
 STRIP ?= strip
 INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
 INSTALL_CYTHON := $(DESTDIR)$(PREFIX)/share/memviewslice/cython/memviewslice
-CYTHON_API := python/memviewslice/__init__.pxd python/memviewslice/helpers.pxi \
+CYTHON_API := python/memviewslice/__init__.pxd \
   $(addprefix python/memviewslice/,$(addsuffix .pxd,i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 c64 c128))
 
 install: dist-lib
@@ -168,7 +168,7 @@ check-header: lib
 	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
 	fi
 
-# The generated Cython files in git (include/mvs_pyx.h; in python/memviewslice/, helpers.pxi,
+# The generated Cython files in git (include/mvs_pyx.h; in python/memviewslice/,
 # <dtype>.pxd and the version files) must equal what tools/gen_pxd.py writes.
 check-pxd:
 	@rm -rf $(BUILD)/pxd && $(PYTHON) tools/gen_pxd.py --out $(BUILD)/pxd
@@ -334,19 +334,21 @@ cython-own: $(PKG)
 
 cython-test: cython-ops cython-gil cython-own
 
-# The Cython tests again with the oldest supported Cython, in a venv of its own with the wheel
-# that the main venv built (its owners module compiled by the newest Cython, as a wheel from an
-# index may be). The newest supported Cython is the main venv's (tests/requirements.txt).
-CYTHON_OLDEST := 3.0.11
-OLDVENV := $(BUILD)/venv-cython-$(CYTHON_OLDEST)
+# The Cython tests again with the oldest supported Cythons, the oldest 0.29 and the oldest 3.x,
+# each in a venv of its own with the wheel that the main venv built (its owners module compiled
+# by the newest Cython, as a wheel from an index may be). The newest supported Cython is the
+# main venv's (tests/requirements.txt). mvs_pyx.h refuses the versions between.
+CYTHON_OLDEST := 0.29.37 3.0.11
 
-$(OLDVENV)/bin/python:
-	$(PYTHON) -m venv $(OLDVENV)
-	$(OLDVENV)/bin/python -m pip install --quiet --upgrade pip
-	$(OLDVENV)/bin/python -m pip install --quiet numpy cython==$(CYTHON_OLDEST)
+$(BUILD)/venv-cython-%/bin/python:
+	$(PYTHON) -m venv $(BUILD)/venv-cython-$*
+	$@ -m pip install --quiet --upgrade pip
+	$@ -m pip install --quiet numpy cython==$*
 
-cython-oldest: $(PKG) $(OLDVENV)/bin/python
-	$(OLDVENV)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl
-	$(OLDVENV)/bin/python -m cython --version 2>&1 | grep -q "$(CYTHON_OLDEST)"
-	$(MAKE) --no-print-directory cython-test CY_PY=$(OLDVENV)/bin/python CY_OUT=$(BUILD)/cython-$(CYTHON_OLDEST)
+cython-oldest: $(foreach v,$(CYTHON_OLDEST),cython-oldest-$(v))
+
+cython-oldest-%: $(PKG) $(BUILD)/venv-cython-%/bin/python
+	$(BUILD)/venv-cython-$*/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl
+	$(BUILD)/venv-cython-$*/bin/python -m cython --version 2>&1 | grep -q "$*"
+	$(MAKE) --no-print-directory cython-test CY_PY=$(CURDIR)/$(BUILD)/venv-cython-$*/bin/python CY_OUT=$(BUILD)/cython-$*
 

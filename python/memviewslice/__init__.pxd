@@ -14,8 +14,12 @@
 # Cython finds these files in site-packages (pip install memviewslice); the C compiler needs
 # `memviewslice.get_include()` and the link `memviewslice.get_library_dirs()` and
 # `memviewslice.get_libraries()` (the static library: the module needs nothing at run time,
-# unless it cimports memviewslice.owners). Supported Cython: 3.0.11 or newer (tested up to
-# 3.3.1). Every declaration here is `nogil`.
+# unless it cimports memviewslice.owners). Supported Cython: 0.29.37, and 3.0.11 or newer
+# (tested with 0.29.37, 3.0.11 and 3.3.1; mvs_pyx.h refuses the others). With 0.29, declare
+# memoryview variables with their types spelled out (`double[:, :]`, not `f64.view_2d`: it
+# converts no memoryview to or from a ctypedef), and build structs such as mvs_index_item
+# field by field in nogil code (it builds struct literals with the GIL). Every declaration
+# here is `nogil`.
 #
 # How the glue works (the C side is in mvs_pyx.h):
 # - In: `mvs_pyx_src(view)` is the address of a typed memoryview as a `const mvs_slice *`

@@ -41,11 +41,14 @@ cdef extern from *:
     static long gil_test_ensures(void) {
         return __atomic_load_n(&gil_test_ensure_calls, __ATOMIC_SEQ_CST);
     }
-    /* Cython 3.3.1 keeps a memoryview object's slice count in the `acquisition_count` field of
+    /* Cython 3 keeps a memoryview object's slice count in the `acquisition_count` field of
        struct __pyx_memoryview_obj, reached through __pyx_get_slice_count_pointer (there is no
-       __pyx_get_slice_count in this version). -1 for an unset view. Macros: expanded where used,
-       after Cython's definitions. */
-    #if CYTHON_ATOMICS
+       __pyx_get_slice_count in 3.3.1); Cython 0.29 in an aligned slot of an array, which
+       __pyx_get_slice_count_pointer gives too. -1 for an unset view. Macros: expanded where
+       used, after Cython's definitions. */
+    #if CYTHON_HEX_VERSION < 0x03000000
+    #define gil_test_acq_of(mv) ((long)*__pyx_get_slice_count_pointer(mv))
+    #elif CYTHON_ATOMICS
     #define gil_test_acq_of(mv) ((long)__pyx_atomic_load(__pyx_get_slice_count_pointer(mv)))
     #else
     #define gil_test_acq_of(mv) ((long)(mv)->acquisition_count)
@@ -72,6 +75,13 @@ KINDS = ("slice_axis", "index_axis", "index", "reshape", "subview", "transpose",
 # The source each kind derives from (test_gil.py builds the NumPy expectation from it).
 SOURCES = ("a2", "a3", "a3", "a2", "a1", "a2", "a3", "a3", "a3", "a2", "a2", "s3", "s3", "a2",
            "a2", "a2", "a2", "a2")
+
+cdef inline mvs_index_item index_item(int kind, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step) nogil:
+    """An index item, field by field: Cython 0.29 builds a struct literal only with the GIL."""
+    cdef mvs_index_item item
+    item.kind, item.start, item.stop, item.step = kind, start, stop, step
+    return item
+
 
 cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1] a3,
                   double[:, :, ::1] s3, Py_ssize_t n, mvs_slice *last, int *last_ndim,
@@ -120,9 +130,9 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         first[0] = r_index_axis[0, 0]
         last_ndim[0] = 2
     elif kind == 2:  # a3[-1, ::2, 1:4]
-        items[0] = mvs_index_item(MVS_ITEM_INDEX, -1, 0, 0)
-        items[1] = mvs_index_item(MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, 2)
-        items[2] = mvs_index_item(MVS_ITEM_SLICE, 1, 4, MVS_NONE)
+        items[0] = index_item(MVS_ITEM_INDEX, -1, 0, 0)
+        items[1] = index_item(MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, 2)
+        items[2] = index_item(MVS_ITEM_SLICE, 1, 4, MVS_NONE)
         for i in range(n):
             r_index = f64.index_3d_2d(a3, items, 3)
         memcpy(last, mvs.mvs_pyx_src(r_index), sizeof(mvs_slice))

@@ -134,6 +134,9 @@ def run(module_name):
     gil, acq0, acq1, mref0, mref1 = m.mix(CALLS, *args)
     refs1 = refcounts(sources)
     c.check(gil == 0, f"mix: {gil} PyGILState_Ensure calls")
+    # Each source is held by its one typed memoryview: a count read from the wrong place (the
+    # field moved between Cython versions) would not read 1.
+    c.check(acq0 == (1, 1, 1, 1), f"mix: acquisition counts before {acq0}, not one per source")
     c.check(acq0 == acq1, f"mix: acquisition counts {acq0} -> {acq1}")
     c.check(mref0 == mref1, f"mix: memoryview refcounts {mref0} -> {mref1}")
     c.check(refs0 == refs1, f"mix: array refcounts {refs0} -> {refs1}")
