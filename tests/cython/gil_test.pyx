@@ -76,7 +76,7 @@ KINDS = ("slice_axis", "index_axis", "index", "reshape", "subview", "transpose",
 SOURCES = ("a2", "a3", "a3", "a2", "a1", "a2", "a3", "a3", "a3", "a2", "a2", "s3", "s3", "a2",
            "a2", "a2", "a2", "a2")
 
-cdef inline mvs_index_item index_item(int kind, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step) nogil:
+cdef inline mvs_index_item index_item(int kind, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step) noexcept nogil:
     """An index item, field by field: Cython 0.29 builds a struct literal only with the GIL."""
     cdef mvs_index_item item
     item.kind, item.start, item.stop, item.step = kind, start, stop, step
