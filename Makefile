@@ -345,6 +345,9 @@ $(BUILD)/venv-cython-%/bin/python:
 	$@ -m pip install --quiet --upgrade pip
 	$@ -m pip install --quiet numpy cython==$*
 
+# (Kept: make would delete a pattern rule's target as intermediate.)
+.PRECIOUS: $(BUILD)/venv-cython-%/bin/python
+
 cython-oldest: $(foreach v,$(CYTHON_OLDEST),cython-oldest-$(v))
 
 cython-oldest-%: $(PKG) $(BUILD)/venv-cython-%/bin/python
