@@ -154,7 +154,7 @@ CY_OUT ?= $(BUILD)
 CYBUILD = $(CY_PY) tools/build_ext.py
 
 cython-demo: lib $(PKG)
-	@for m in flat_buffer corner handoff; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
+	@for m in flat_buffer corner raw_pointer handoff; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
 # --- tests --------------------------------------------------------------------------------

@@ -62,14 +62,57 @@ static inline int __mvs_pyx_check_ndim(int got, int expected) {
 }
 
 /* Sets ValueError for a result with no memoryview object (its source was not a Cython
-   memoryview, or was not initialized), taking the GIL. Returns -1. */
+   memoryview, or was not initialized), taking the GIL, unless an exception is set already (an
+   owner of raw memory could not be made). Returns -1. */
 static inline int __mvs_pyx_raise_unowned(void) {
     PyGILState_STATE gil = PyGILState_Ensure();
-    PyErr_SetString(PyExc_ValueError, "the source has no memoryview object: it is not a typed memoryview, "
-                                      "or is not initialized");
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "the source has no memoryview object: it is not a typed memoryview, "
+                                          "or is not initialized");
     PyGILState_Release(gil);
     return -1;
 }
+
+/* Typed memoryviews of raw memory (from_pointer_Nd, from_pointer_strided_Nd of the <dtype>.pxd
+   files). Cython takes the GIL only when a memoryview object's acquisition count goes 0 -> 1 or
+   1 -> 0; so each module has, per dtype and number of dimensions, one owner: a memoryview object
+   made by the module's own Cython (its type, layout, format and item size; its ndim too, which
+   Cython's `.T` reads from the object) over a dummy item, with one acquisition that is never
+   released. A view of raw memory is the library's view with that owner in `memview`: its
+   acquisition and release are atomic additions, with no GIL. The owners are made on the first
+   view of each kind, taking the GIL once, and live as long as the process. */
+
+/* `status` of the library call that wrote the `ndim`-d view `r` of `data`, with `owner` put in
+   r's memview on success. Left NULL, with the exception set, for NULL data under a view of one
+   item or more (as Cython's cast refuses it) or when the owner could not be made; the helper
+   raises that exception. */
+static inline mvs_status __mvs_pyx_owned(mvs_status status, mvs_slice *r, int ndim, const void *data, void *owner) {
+    if (status != MVS_OK) return status;
+    if (!data) {
+        Py_ssize_t items = 1;
+        for (int i = 0; i < ndim; i++) items *= r->shape[i];
+        if (items) {
+            PyGILState_STATE gil = PyGILState_Ensure();
+            PyErr_Format(PyExc_ValueError, "the data pointer is NULL for a view of %zd items", items);
+            PyGILState_Release(gil);
+            return MVS_OK;
+        }
+    }
+    r->memview = owner;
+    return MVS_OK;
+}
+
+/* The owner in `*slot`, or NULL when none is published yet. */
+static inline void *__mvs_pyx_owner_load(void *const *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
+
+/* With the GIL: publishes `view`'s memoryview object as the owner in `slot` unless another
+   thread did first, then pins it with an acquisition that is never released. */
+static inline int __mvs_pyx_publish(void **slot, void *memview) {
+    void *expected = NULL;
+    return __atomic_compare_exchange_n(slot, &expected, memview, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+#define __mvs_pyx_pin(slot, view) \
+    (__mvs_pyx_publish(&(slot), (void *)(view).memview) ? (__PYX_INC_MEMVIEW(&(view), 1), 1) : 0)
 
 /* The body of every helper: `call` writes into __mvs_r (and the result's ndim into __mvs_nd);
    `expected` is the ndim the result must have, or -1. */

@@ -183,14 +183,57 @@ static inline int __mvs_pyx_check_ndim(int got, int expected) {
 }
 
 /* Sets ValueError for a result with no memoryview object (its source was not a Cython
-   memoryview, or was not initialized), taking the GIL. Returns -1. */
+   memoryview, or was not initialized), taking the GIL, unless an exception is set already (an
+   owner of raw memory could not be made). Returns -1. */
 static inline int __mvs_pyx_raise_unowned(void) {
     PyGILState_STATE gil = PyGILState_Ensure();
-    PyErr_SetString(PyExc_ValueError, "the source has no memoryview object: it is not a typed memoryview, "
-                                      "or is not initialized");
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "the source has no memoryview object: it is not a typed memoryview, "
+                                          "or is not initialized");
     PyGILState_Release(gil);
     return -1;
 }
+
+/* Typed memoryviews of raw memory (from_pointer_Nd, from_pointer_strided_Nd of the <dtype>.pxd
+   files). Cython takes the GIL only when a memoryview object's acquisition count goes 0 -> 1 or
+   1 -> 0; so each module has, per dtype and number of dimensions, one owner: a memoryview object
+   made by the module's own Cython (its type, layout, format and item size; its ndim too, which
+   Cython's `.T` reads from the object) over a dummy item, with one acquisition that is never
+   released. A view of raw memory is the library's view with that owner in `memview`: its
+   acquisition and release are atomic additions, with no GIL. The owners are made on the first
+   view of each kind, taking the GIL once, and live as long as the process. */
+
+/* `status` of the library call that wrote the `ndim`-d view `r` of `data`, with `owner` put in
+   r's memview on success. Left NULL, with the exception set, for NULL data under a view of one
+   item or more (as Cython's cast refuses it) or when the owner could not be made; the helper
+   raises that exception. */
+static inline mvs_status __mvs_pyx_owned(mvs_status status, mvs_slice *r, int ndim, const void *data, void *owner) {
+    if (status != MVS_OK) return status;
+    if (!data) {
+        Py_ssize_t items = 1;
+        for (int i = 0; i < ndim; i++) items *= r->shape[i];
+        if (items) {
+            PyGILState_STATE gil = PyGILState_Ensure();
+            PyErr_Format(PyExc_ValueError, "the data pointer is NULL for a view of %zd items", items);
+            PyGILState_Release(gil);
+            return MVS_OK;
+        }
+    }
+    r->memview = owner;
+    return MVS_OK;
+}
+
+/* The owner in `*slot`, or NULL when none is published yet. */
+static inline void *__mvs_pyx_owner_load(void *const *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
+
+/* With the GIL: publishes `view`'s memoryview object as the owner in `slot` unless another
+   thread did first, then pins it with an acquisition that is never released. */
+static inline int __mvs_pyx_publish(void **slot, void *memview) {
+    void *expected = NULL;
+    return __atomic_compare_exchange_n(slot, &expected, memview, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+#define __mvs_pyx_pin(slot, view) \
+    (__mvs_pyx_publish(&(slot), (void *)(view).memview) ? (__PYX_INC_MEMVIEW(&(view), 1), 1) : 0)
 
 /* The body of every helper: `call` writes into __mvs_r (and the result's ndim into __mvs_nd);
    `expected` is the ndim the result must have, or -1. */
@@ -234,7 +277,72 @@ def header_file():
     return HEADER + "".join(h.macro() for h in shared) + per_dtype + "\n#endif /* MVS_PYX_H */\n"
 
 
-def dtype_file(code, ctype):
+def raw_memory(code, ctype, size):
+    """The helpers of raw memory for one dtype (see mvs_pyx.h): this module's owners, made by
+    _make_owner (a cdef inline function that C calls by the name Cython gives it), and the
+    macros of from_pointer_Nd and from_pointer_strided_Nd."""
+    make = f"__pyx_f_12memviewslice_{len(code)}{code}__make_owner"
+    pins = "".join(f'    int _pin{n} "__mvs_pyx_pin"(void *slot, {memoryview(ctype, n)} view)\n' for n in NDIMS)
+    macros = "".join(
+        f"    #define __mvs_pyx_{code}_from_pointer_{n}d(data, shape, order) "
+        f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), {size}, {n}, shape, order, "
+        f"(mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, {n}, (data), __mvs_pyx_owner_{code}({n})), -1)\n"
+        f"    #define __mvs_pyx_{code}_from_pointer_strided_{n}d(data, shape, strides) "
+        f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), {size}, {n}, shape, strides, "
+        f"(mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, {n}, (data), __mvs_pyx_owner_{code}({n})), -1)\n" for n in NDIMS)
+    decls = "".join(
+        f"    # A C- (b'C') or F- (b'F') contiguous view of shape[:{n}] items at `data`, as `<T[...]> data`.\n"
+        f'    {memoryview(ctype, n)} from_pointer_{n}d "__mvs_pyx_{code}_from_pointer_{n}d"'
+        f"({ctype} *data, const Py_ssize_t *shape, int order)\n"
+        f"    # A view of shape[:{n}] items at `data` with the byte strides strides[:{n}] (any sign, 0 repeats).\n"
+        f'    {memoryview(ctype, n)} from_pointer_strided_{n}d "__mvs_pyx_{code}_from_pointer_strided_{n}d"'
+        f"({ctype} *data, const Py_ssize_t *shape, const Py_ssize_t *strides)\n" for n in NDIMS)
+    locals_ = "".join(f"    cdef {memoryview(ctype, n)} t{n}\n" for n in NDIMS)
+    cases = "".join(f"    {'if' if n == 1 else 'elif'} ndim == {n}:\n"
+                    f"        t{n} = <{ctype}[{', '.join([':1'] * n)}]> <{ctype} *> _dummy\n"
+                    f"        _pin{n}(_owners[{n}], t{n})\n" for n in NDIMS)
+    return f'''
+# Views of raw memory, made in nogil code: what `<{ctype}[:n, :m]> data` gives, without the GIL.
+# The caller keeps the memory alive, as with Cython's cast; the views are writable. They are
+# owned by one memoryview object of this module per number of dimensions (mvs_pyx.h says how):
+# the first view of each number of dimensions takes the GIL once, to make it. ValueError with
+# the library's message for NULL data, a negative extent, an order other than b'C' or b'F', or
+# strides whose span overflows.
+cdef extern from *:
+    """
+    #include "mvs_pyx.h"
+    static void *__mvs_pyx_owners_{code}[8];
+    static double __mvs_pyx_dummy_{code}[2];
+    static CYTHON_INLINE void *{make}(int);
+    static void *__mvs_pyx_make_owner_{code}(int ndim) {{
+        PyGILState_STATE gil = PyGILState_Ensure();
+        void *owner = {make}(ndim);
+        PyGILState_Release(gil);
+        return owner;
+    }}
+    static inline void *__mvs_pyx_owner_{code}(int ndim) {{
+        void *owner = __mvs_pyx_owner_load(&__mvs_pyx_owners_{code}[ndim]);
+        return owner ? owner : __mvs_pyx_make_owner_{code}(ndim);
+    }}
+{macros}    """
+    void *_owners "__mvs_pyx_owners_{code}"[8]
+    double _dummy "__mvs_pyx_dummy_{code}"[2]
+    void *_owner_load "__mvs_pyx_owner_load"(void **slot)
+{pins}
+cdef extern from * nogil:
+{decls}
+
+cdef inline void *_make_owner(int ndim) except NULL:
+    """This module's owner of {ctype} views of `ndim` dimensions, made and pinned on the first
+    call (with the GIL; C calls it as {make})."""
+    cdef void *owner = _owner_load(&_owners[ndim])
+    if owner != NULL:
+        return owner
+{locals_}{cases}    return _owner_load(&_owners[ndim])
+'''
+
+
+def dtype_file(code, ctype, size):
     """memviewslice/<code>.pxd: every helper for one element type."""
     stdint = "from libc.stdint cimport " + ctype + "\n" if ctype.endswith("_t") else ""
     views = "".join(f"ctypedef {memoryview(ctype, n)} view_{n}d\n" for n in NDIMS)
@@ -264,7 +372,7 @@ cdef extern from "mvs_pyx.h" nogil:
     # mvs_split_sections. ValueError for a view built by mvs_view_contiguous or
     # mvs_view_strided (their memview is NULL).
 {from_slice}
-{''.join(h.pxd(code, ctype) for h in helpers())}'''
+{''.join(h.pxd(code, ctype) for h in helpers())}{raw_memory(code, ctype, size)}'''
 
 
 def version():
@@ -304,8 +412,8 @@ def main():
     include.mkdir(parents=True, exist_ok=True)
     package.mkdir(parents=True, exist_ok=True)
     (include / "mvs_pyx.h").write_text(header_file())
-    for code, ctype, _ in DTYPES:
-        (package / f"{code}.pxd").write_text(dtype_file(code, ctype))
+    for code, ctype, size in DTYPES:
+        (package / f"{code}.pxd").write_text(dtype_file(code, ctype, size))
     py, pxd = version_files(version())
     (package / "_version.py").write_text(py)
     (package / "_abi.pxd").write_text(pxd)

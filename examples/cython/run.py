@@ -1,5 +1,6 @@
-"""The Cython examples (`make demo`): problem 1 (views of one flat buffer) and problem 2 (a
-sliced memoryview returned from nogil code)."""
+"""The Cython examples (`make demo`): problem 1 (views of one flat buffer), problem 2 (a
+sliced memoryview returned from nogil code), a C pointer as a typed memoryview, and C memory
+handed to NumPy."""
 
 import numpy as np
 
@@ -24,6 +25,14 @@ print(c)
 print("shape", c.shape, "strides", c.strides, "shares memory:", np.shares_memory(c, x), "sum x 1000:", total)
 assert c.shape == (4, 4) and c.strides == x.strides and np.shares_memory(c, x)
 assert total == 1000 * x[:-1, :-1].sum()
+
+print("== raw_pointer: a C library's pointer as a (3, 4) typed memoryview, made without the GIL")
+import raw_pointer
+
+m, col = (np.asarray(v) for v in raw_pointer.table())
+print(m, "column 2:", col)
+assert m.dtype == np.float64 and m.shape == (3, 4) and m.strides == (32, 8)
+assert col.tolist() == [2, 12, 22] and np.shares_memory(m, col)
 
 print("== handoff: C memory owned by NumPy, freed once by the C deallocator")
 import gc

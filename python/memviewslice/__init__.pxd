@@ -38,8 +38,9 @@
 #   back as typed memoryviews. Never read back a view built by `mvs_view_contiguous`,
 #   `mvs_view_strided` or `mvs_pool_acquire` (its memview is NULL, which Cython takes as "not
 #   initialized"; the helpers raise ValueError) or by `mvs_buffer_view` (its memview is an
-#   mvs_buffer, which Cython would use as a memoryview object): hand buffers to Python with
-#   memviewslice.owners.export instead.
+#   mvs_buffer, which Cython would use as a memoryview object): for raw memory use the
+#   from_pointer_Nd helpers of the <dtype>.pxd files, which give such a view an owner; hand
+#   buffers to Python with memviewslice.owners.export.
 # - Errors: the helpers, and `mvs_pyx_check(status)` after a direct call, raise IndexError
 #   (MVS_ERR_INDEX) or ValueError (anything else) with `mvs_last_error()`'s message, taking
 #   the GIL on that path only.

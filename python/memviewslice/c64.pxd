@@ -600,3 +600,118 @@ cdef extern from "mvs_pyx.h" nogil:
     float complex[:, :, :, :, :, :, :] broadcast_to_7d_7d "__mvs_pyx_broadcast_to_7d_7d"(float complex[:, :, :, :, :, :, :] a, const Py_ssize_t *shape)
     # np.squeeze(a); ValueError unless the result has 7 dimensions.
     float complex[:, :, :, :, :, :, :] squeeze_7d_7d "__mvs_pyx_squeeze_7d_7d"(float complex[:, :, :, :, :, :, :] a)
+
+# Views of raw memory, made in nogil code: what `<float complex[:n, :m]> data` gives, without the GIL.
+# The caller keeps the memory alive, as with Cython's cast; the views are writable. They are
+# owned by one memoryview object of this module per number of dimensions (mvs_pyx.h says how):
+# the first view of each number of dimensions takes the GIL once, to make it. ValueError with
+# the library's message for NULL data, a negative extent, an order other than b'C' or b'F', or
+# strides whose span overflows.
+cdef extern from *:
+    """
+    #include "mvs_pyx.h"
+    static void *__mvs_pyx_owners_c64[8];
+    static double __mvs_pyx_dummy_c64[2];
+    static CYTHON_INLINE void *__pyx_f_12memviewslice_3c64__make_owner(int);
+    static void *__mvs_pyx_make_owner_c64(int ndim) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        void *owner = __pyx_f_12memviewslice_3c64__make_owner(ndim);
+        PyGILState_Release(gil);
+        return owner;
+    }
+    static inline void *__mvs_pyx_owner_c64(int ndim) {
+        void *owner = __mvs_pyx_owner_load(&__mvs_pyx_owners_c64[ndim]);
+        return owner ? owner : __mvs_pyx_make_owner_c64(ndim);
+    }
+    #define __mvs_pyx_c64_from_pointer_1d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), (2 * sizeof(float)), 1, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_c64(1)), -1)
+    #define __mvs_pyx_c64_from_pointer_strided_1d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), (2 * sizeof(float)), 1, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_c64(1)), -1)
+    #define __mvs_pyx_c64_from_pointer_2d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), (2 * sizeof(float)), 2, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_c64(2)), -1)
+    #define __mvs_pyx_c64_from_pointer_strided_2d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), (2 * sizeof(float)), 2, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_c64(2)), -1)
+    #define __mvs_pyx_c64_from_pointer_3d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), (2 * sizeof(float)), 3, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_c64(3)), -1)
+    #define __mvs_pyx_c64_from_pointer_strided_3d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), (2 * sizeof(float)), 3, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_c64(3)), -1)
+    #define __mvs_pyx_c64_from_pointer_4d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), (2 * sizeof(float)), 4, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_c64(4)), -1)
+    #define __mvs_pyx_c64_from_pointer_strided_4d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), (2 * sizeof(float)), 4, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_c64(4)), -1)
+    #define __mvs_pyx_c64_from_pointer_5d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), (2 * sizeof(float)), 5, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_c64(5)), -1)
+    #define __mvs_pyx_c64_from_pointer_strided_5d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), (2 * sizeof(float)), 5, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_c64(5)), -1)
+    #define __mvs_pyx_c64_from_pointer_6d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), (2 * sizeof(float)), 6, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_c64(6)), -1)
+    #define __mvs_pyx_c64_from_pointer_strided_6d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), (2 * sizeof(float)), 6, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_c64(6)), -1)
+    #define __mvs_pyx_c64_from_pointer_7d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), (2 * sizeof(float)), 7, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_c64(7)), -1)
+    #define __mvs_pyx_c64_from_pointer_strided_7d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), (2 * sizeof(float)), 7, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_c64(7)), -1)
+    """
+    void *_owners "__mvs_pyx_owners_c64"[8]
+    double _dummy "__mvs_pyx_dummy_c64"[2]
+    void *_owner_load "__mvs_pyx_owner_load"(void **slot)
+    int _pin1 "__mvs_pyx_pin"(void *slot, float complex[:] view)
+    int _pin2 "__mvs_pyx_pin"(void *slot, float complex[:, :] view)
+    int _pin3 "__mvs_pyx_pin"(void *slot, float complex[:, :, :] view)
+    int _pin4 "__mvs_pyx_pin"(void *slot, float complex[:, :, :, :] view)
+    int _pin5 "__mvs_pyx_pin"(void *slot, float complex[:, :, :, :, :] view)
+    int _pin6 "__mvs_pyx_pin"(void *slot, float complex[:, :, :, :, :, :] view)
+    int _pin7 "__mvs_pyx_pin"(void *slot, float complex[:, :, :, :, :, :, :] view)
+
+cdef extern from * nogil:
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:1] items at `data`, as `<T[...]> data`.
+    float complex[:] from_pointer_1d "__mvs_pyx_c64_from_pointer_1d"(float complex *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:1] items at `data` with the byte strides strides[:1] (any sign, 0 repeats).
+    float complex[:] from_pointer_strided_1d "__mvs_pyx_c64_from_pointer_strided_1d"(float complex *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:2] items at `data`, as `<T[...]> data`.
+    float complex[:, :] from_pointer_2d "__mvs_pyx_c64_from_pointer_2d"(float complex *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:2] items at `data` with the byte strides strides[:2] (any sign, 0 repeats).
+    float complex[:, :] from_pointer_strided_2d "__mvs_pyx_c64_from_pointer_strided_2d"(float complex *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:3] items at `data`, as `<T[...]> data`.
+    float complex[:, :, :] from_pointer_3d "__mvs_pyx_c64_from_pointer_3d"(float complex *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:3] items at `data` with the byte strides strides[:3] (any sign, 0 repeats).
+    float complex[:, :, :] from_pointer_strided_3d "__mvs_pyx_c64_from_pointer_strided_3d"(float complex *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:4] items at `data`, as `<T[...]> data`.
+    float complex[:, :, :, :] from_pointer_4d "__mvs_pyx_c64_from_pointer_4d"(float complex *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:4] items at `data` with the byte strides strides[:4] (any sign, 0 repeats).
+    float complex[:, :, :, :] from_pointer_strided_4d "__mvs_pyx_c64_from_pointer_strided_4d"(float complex *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:5] items at `data`, as `<T[...]> data`.
+    float complex[:, :, :, :, :] from_pointer_5d "__mvs_pyx_c64_from_pointer_5d"(float complex *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:5] items at `data` with the byte strides strides[:5] (any sign, 0 repeats).
+    float complex[:, :, :, :, :] from_pointer_strided_5d "__mvs_pyx_c64_from_pointer_strided_5d"(float complex *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:6] items at `data`, as `<T[...]> data`.
+    float complex[:, :, :, :, :, :] from_pointer_6d "__mvs_pyx_c64_from_pointer_6d"(float complex *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:6] items at `data` with the byte strides strides[:6] (any sign, 0 repeats).
+    float complex[:, :, :, :, :, :] from_pointer_strided_6d "__mvs_pyx_c64_from_pointer_strided_6d"(float complex *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:7] items at `data`, as `<T[...]> data`.
+    float complex[:, :, :, :, :, :, :] from_pointer_7d "__mvs_pyx_c64_from_pointer_7d"(float complex *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:7] items at `data` with the byte strides strides[:7] (any sign, 0 repeats).
+    float complex[:, :, :, :, :, :, :] from_pointer_strided_7d "__mvs_pyx_c64_from_pointer_strided_7d"(float complex *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+
+
+cdef inline void *_make_owner(int ndim) except NULL:
+    """This module's owner of float complex views of `ndim` dimensions, made and pinned on the first
+    call (with the GIL; C calls it as __pyx_f_12memviewslice_3c64__make_owner)."""
+    cdef void *owner = _owner_load(&_owners[ndim])
+    if owner != NULL:
+        return owner
+    cdef float complex[:] t1
+    cdef float complex[:, :] t2
+    cdef float complex[:, :, :] t3
+    cdef float complex[:, :, :, :] t4
+    cdef float complex[:, :, :, :, :] t5
+    cdef float complex[:, :, :, :, :, :] t6
+    cdef float complex[:, :, :, :, :, :, :] t7
+    if ndim == 1:
+        t1 = <float complex[:1]> <float complex *> _dummy
+        _pin1(_owners[1], t1)
+    elif ndim == 2:
+        t2 = <float complex[:1, :1]> <float complex *> _dummy
+        _pin2(_owners[2], t2)
+    elif ndim == 3:
+        t3 = <float complex[:1, :1, :1]> <float complex *> _dummy
+        _pin3(_owners[3], t3)
+    elif ndim == 4:
+        t4 = <float complex[:1, :1, :1, :1]> <float complex *> _dummy
+        _pin4(_owners[4], t4)
+    elif ndim == 5:
+        t5 = <float complex[:1, :1, :1, :1, :1]> <float complex *> _dummy
+        _pin5(_owners[5], t5)
+    elif ndim == 6:
+        t6 = <float complex[:1, :1, :1, :1, :1, :1]> <float complex *> _dummy
+        _pin6(_owners[6], t6)
+    elif ndim == 7:
+        t7 = <float complex[:1, :1, :1, :1, :1, :1, :1]> <float complex *> _dummy
+        _pin7(_owners[7], t7)
+    return _owner_load(&_owners[ndim])

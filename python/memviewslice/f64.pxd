@@ -600,3 +600,118 @@ cdef extern from "mvs_pyx.h" nogil:
     double[:, :, :, :, :, :, :] broadcast_to_7d_7d "__mvs_pyx_broadcast_to_7d_7d"(double[:, :, :, :, :, :, :] a, const Py_ssize_t *shape)
     # np.squeeze(a); ValueError unless the result has 7 dimensions.
     double[:, :, :, :, :, :, :] squeeze_7d_7d "__mvs_pyx_squeeze_7d_7d"(double[:, :, :, :, :, :, :] a)
+
+# Views of raw memory, made in nogil code: what `<double[:n, :m]> data` gives, without the GIL.
+# The caller keeps the memory alive, as with Cython's cast; the views are writable. They are
+# owned by one memoryview object of this module per number of dimensions (mvs_pyx.h says how):
+# the first view of each number of dimensions takes the GIL once, to make it. ValueError with
+# the library's message for NULL data, a negative extent, an order other than b'C' or b'F', or
+# strides whose span overflows.
+cdef extern from *:
+    """
+    #include "mvs_pyx.h"
+    static void *__mvs_pyx_owners_f64[8];
+    static double __mvs_pyx_dummy_f64[2];
+    static CYTHON_INLINE void *__pyx_f_12memviewslice_3f64__make_owner(int);
+    static void *__mvs_pyx_make_owner_f64(int ndim) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        void *owner = __pyx_f_12memviewslice_3f64__make_owner(ndim);
+        PyGILState_Release(gil);
+        return owner;
+    }
+    static inline void *__mvs_pyx_owner_f64(int ndim) {
+        void *owner = __mvs_pyx_owner_load(&__mvs_pyx_owners_f64[ndim]);
+        return owner ? owner : __mvs_pyx_make_owner_f64(ndim);
+    }
+    #define __mvs_pyx_f64_from_pointer_1d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), sizeof(double), 1, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_f64(1)), -1)
+    #define __mvs_pyx_f64_from_pointer_strided_1d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), sizeof(double), 1, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_f64(1)), -1)
+    #define __mvs_pyx_f64_from_pointer_2d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), sizeof(double), 2, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_f64(2)), -1)
+    #define __mvs_pyx_f64_from_pointer_strided_2d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), sizeof(double), 2, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_f64(2)), -1)
+    #define __mvs_pyx_f64_from_pointer_3d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), sizeof(double), 3, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_f64(3)), -1)
+    #define __mvs_pyx_f64_from_pointer_strided_3d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), sizeof(double), 3, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_f64(3)), -1)
+    #define __mvs_pyx_f64_from_pointer_4d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), sizeof(double), 4, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_f64(4)), -1)
+    #define __mvs_pyx_f64_from_pointer_strided_4d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), sizeof(double), 4, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_f64(4)), -1)
+    #define __mvs_pyx_f64_from_pointer_5d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), sizeof(double), 5, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_f64(5)), -1)
+    #define __mvs_pyx_f64_from_pointer_strided_5d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), sizeof(double), 5, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_f64(5)), -1)
+    #define __mvs_pyx_f64_from_pointer_6d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), sizeof(double), 6, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_f64(6)), -1)
+    #define __mvs_pyx_f64_from_pointer_strided_6d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), sizeof(double), 6, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_f64(6)), -1)
+    #define __mvs_pyx_f64_from_pointer_7d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), sizeof(double), 7, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_f64(7)), -1)
+    #define __mvs_pyx_f64_from_pointer_strided_7d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), sizeof(double), 7, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_f64(7)), -1)
+    """
+    void *_owners "__mvs_pyx_owners_f64"[8]
+    double _dummy "__mvs_pyx_dummy_f64"[2]
+    void *_owner_load "__mvs_pyx_owner_load"(void **slot)
+    int _pin1 "__mvs_pyx_pin"(void *slot, double[:] view)
+    int _pin2 "__mvs_pyx_pin"(void *slot, double[:, :] view)
+    int _pin3 "__mvs_pyx_pin"(void *slot, double[:, :, :] view)
+    int _pin4 "__mvs_pyx_pin"(void *slot, double[:, :, :, :] view)
+    int _pin5 "__mvs_pyx_pin"(void *slot, double[:, :, :, :, :] view)
+    int _pin6 "__mvs_pyx_pin"(void *slot, double[:, :, :, :, :, :] view)
+    int _pin7 "__mvs_pyx_pin"(void *slot, double[:, :, :, :, :, :, :] view)
+
+cdef extern from * nogil:
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:1] items at `data`, as `<T[...]> data`.
+    double[:] from_pointer_1d "__mvs_pyx_f64_from_pointer_1d"(double *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:1] items at `data` with the byte strides strides[:1] (any sign, 0 repeats).
+    double[:] from_pointer_strided_1d "__mvs_pyx_f64_from_pointer_strided_1d"(double *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:2] items at `data`, as `<T[...]> data`.
+    double[:, :] from_pointer_2d "__mvs_pyx_f64_from_pointer_2d"(double *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:2] items at `data` with the byte strides strides[:2] (any sign, 0 repeats).
+    double[:, :] from_pointer_strided_2d "__mvs_pyx_f64_from_pointer_strided_2d"(double *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:3] items at `data`, as `<T[...]> data`.
+    double[:, :, :] from_pointer_3d "__mvs_pyx_f64_from_pointer_3d"(double *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:3] items at `data` with the byte strides strides[:3] (any sign, 0 repeats).
+    double[:, :, :] from_pointer_strided_3d "__mvs_pyx_f64_from_pointer_strided_3d"(double *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:4] items at `data`, as `<T[...]> data`.
+    double[:, :, :, :] from_pointer_4d "__mvs_pyx_f64_from_pointer_4d"(double *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:4] items at `data` with the byte strides strides[:4] (any sign, 0 repeats).
+    double[:, :, :, :] from_pointer_strided_4d "__mvs_pyx_f64_from_pointer_strided_4d"(double *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:5] items at `data`, as `<T[...]> data`.
+    double[:, :, :, :, :] from_pointer_5d "__mvs_pyx_f64_from_pointer_5d"(double *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:5] items at `data` with the byte strides strides[:5] (any sign, 0 repeats).
+    double[:, :, :, :, :] from_pointer_strided_5d "__mvs_pyx_f64_from_pointer_strided_5d"(double *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:6] items at `data`, as `<T[...]> data`.
+    double[:, :, :, :, :, :] from_pointer_6d "__mvs_pyx_f64_from_pointer_6d"(double *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:6] items at `data` with the byte strides strides[:6] (any sign, 0 repeats).
+    double[:, :, :, :, :, :] from_pointer_strided_6d "__mvs_pyx_f64_from_pointer_strided_6d"(double *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:7] items at `data`, as `<T[...]> data`.
+    double[:, :, :, :, :, :, :] from_pointer_7d "__mvs_pyx_f64_from_pointer_7d"(double *data, const Py_ssize_t *shape, int order)
+    # A view of shape[:7] items at `data` with the byte strides strides[:7] (any sign, 0 repeats).
+    double[:, :, :, :, :, :, :] from_pointer_strided_7d "__mvs_pyx_f64_from_pointer_strided_7d"(double *data, const Py_ssize_t *shape, const Py_ssize_t *strides)
+
+
+cdef inline void *_make_owner(int ndim) except NULL:
+    """This module's owner of double views of `ndim` dimensions, made and pinned on the first
+    call (with the GIL; C calls it as __pyx_f_12memviewslice_3f64__make_owner)."""
+    cdef void *owner = _owner_load(&_owners[ndim])
+    if owner != NULL:
+        return owner
+    cdef double[:] t1
+    cdef double[:, :] t2
+    cdef double[:, :, :] t3
+    cdef double[:, :, :, :] t4
+    cdef double[:, :, :, :, :] t5
+    cdef double[:, :, :, :, :, :] t6
+    cdef double[:, :, :, :, :, :, :] t7
+    if ndim == 1:
+        t1 = <double[:1]> <double *> _dummy
+        _pin1(_owners[1], t1)
+    elif ndim == 2:
+        t2 = <double[:1, :1]> <double *> _dummy
+        _pin2(_owners[2], t2)
+    elif ndim == 3:
+        t3 = <double[:1, :1, :1]> <double *> _dummy
+        _pin3(_owners[3], t3)
+    elif ndim == 4:
+        t4 = <double[:1, :1, :1, :1]> <double *> _dummy
+        _pin4(_owners[4], t4)
+    elif ndim == 5:
+        t5 = <double[:1, :1, :1, :1, :1]> <double *> _dummy
+        _pin5(_owners[5], t5)
+    elif ndim == 6:
+        t6 = <double[:1, :1, :1, :1, :1, :1]> <double *> _dummy
+        _pin6(_owners[6], t6)
+    elif ndim == 7:
+        t7 = <double[:1, :1, :1, :1, :1, :1, :1]> <double *> _dummy
+        _pin7(_owners[7], t7)
+    return _owner_load(&_owners[ndim])

@@ -297,6 +297,42 @@ def mix(Py_ssize_t n, double[::1] a1, double[:, ::1] a2, double[:, :, ::1] a3,
     return g1 - g0, acq0, acq1, ref0, ref1
 
 
+# --- views of raw memory ---------------------------------------------------------------------
+
+cdef int raw_views(double *data, Py_ssize_t *shape, Py_ssize_t *strides, double *total) noexcept nogil:
+    """One view of raw memory of each kind, each derived from and dropped at return."""
+    cdef double[:, :] v = f64.from_pointer_2d(data, shape, b'C')
+    cdef double[:, :] w = f64.from_pointer_strided_2d(data, shape, strides)
+    cdef double[:, :] d = f64.slice_axis_2d(f64.transpose_2d(v), 0, 1, MVS_NONE, 1)
+    total[0] += d[0, 0] + w[1, 0]
+    return 0
+
+
+def raw_memory(Py_ssize_t n, double[:, ::1] a2):
+    """n rounds of raw_views over a2's memory (shape (2, 3): F-order strides for the strided
+    view) in nogil, after one view that makes the owner. Returns (PyGILState_Ensure calls of the
+    first view, of the n rounds, the owner's acquisition count before and after the rounds,
+    the sum the rounds read)."""
+    cdef Py_ssize_t shape[2]
+    cdef Py_ssize_t strides[2]
+    cdef double total = 0
+    cdef double[:, :] first
+    cdef Py_ssize_t i
+    cdef long g0, g1, g2
+    shape[0], shape[1] = 2, 3
+    strides[0], strides[1] = sizeof(double), 2 * sizeof(double)
+    g0 = gil_test_ensures()
+    with nogil:
+        first = f64.from_pointer_2d(&a2[0, 0], shape, b'C')
+    g1 = gil_test_ensures()
+    acq0 = gil_test_acq(first)
+    with nogil:
+        for i in range(n):
+            raw_views(&a2[0, 0], shape, strides, &total)
+    g2 = gil_test_ensures()
+    return g1 - g0, g2 - g1, acq0, gil_test_acq(first), total
+
+
 # --- positive controls: the counter sees acquisitions ------------------------------------------
 
 def with_gil_control(Py_ssize_t n):

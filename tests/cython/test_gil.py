@@ -144,6 +144,20 @@ def run(module_name):
           f"acquisition counts {acq0} -> {acq1}, memoryview refcounts {mref0} -> {mref1}, "
           f"array refcounts {tuple(refs0.values())} -> {tuple(refs1.values())} [{c.section()}]")
 
+    # 2b. Views of raw memory: the first makes the module's owner (one GIL acquisition), then
+    # none; the owner keeps its pinned acquisition and the first view's.
+    first_gil, gil, acq0, acq1, total = m.raw_memory(CALLS, sources["a2"])
+    six = sources["a2"].reshape(-1)[:6]
+    want = CALLS * (six.reshape(2, 3).T[1, 0] + six.reshape(2, 3, order="F")[1, 0])
+    del six  # (the run's refcount check counts references to the sources)
+    c.check(first_gil == 1, f"raw memory: the first view made {first_gil} PyGILState_Ensure calls, not 1")
+    c.check(gil == 0, f"raw memory: {gil} PyGILState_Ensure calls over {CALLS} rounds")
+    c.check(acq0 == 2 and acq1 == 2, f"raw memory: the owner's acquisition count {acq0} -> {acq1}, not 2")
+    c.check(total == want, f"raw memory: the views read {total}, NumPy's {want}")
+    print(f"{module_name}: raw memory: {CALLS:,} rounds of from_pointer_2d, from_pointer_strided_2d and two "
+          f"derivations: PyGILState_Ensure {first_gil} for the first view, {gil} after; owner acquisitions "
+          f"{acq0} -> {acq1} [{c.section()}]")
+
     # 3. prange: threads derive views of one shared array.
     shared = np.arange(100.0 * 64).reshape(100, 64)
     rounds = PRANGE_ITERATIONS // shared.shape[0]

@@ -254,6 +254,56 @@ def compare(got, exp):
     return problems
 
 
+def raw_memory(mod, code, rng, cases):
+    """from_pointer_Nd and from_pointer_strided_Nd over a NumPy array's memory against the NumPy
+    array of the same memory, shape and order or strides; bad input raises ValueError with a
+    message. Returns (calls, failures)."""
+    dtype = np.dtype(DTYPES[code])
+    calls = failures = 0
+    for n in gen_pxd.NDIMS:
+        for k in range(cases):
+            shape = tuple(rng.randint(0, 4) for _ in range(n))
+            strides = tuple(rng.choice([-3, -1, 0, 1, 2, 5]) * dtype.itemsize for _ in range(n))
+            # The first item far enough in for every negative stride, the buffer long enough.
+            before = sum((s - 1) * -st for s, st in zip(shape, strides) if st < 0 and s) // dtype.itemsize
+            after = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0 and s) // dtype.itemsize
+            buf = np.arange(before + after + 1 + rng.randint(0, 3)).astype(dtype)
+            order = rng.choice("CF")
+            count = int(np.prod(shape))
+            tests = [(getattr(mod, f"from_pointer_{n}d"), (buf, 0, shape, order),
+                      np.ndarray(shape, dtype, buffer=np.arange(count).astype(dtype) if not count else buf[:count],
+                                 order=order) if count <= buf.size else None),
+                     (getattr(mod, f"from_pointer_strided_{n}d"), (buf, before, shape, strides),
+                      as_strided(buf[before:], shape, strides))]
+            bad = rng.choice(["extent", "order", "null"]) if k % 3 == 0 else None
+            for fn, args, exp in tests:
+                if exp is None:
+                    continue
+                calls += 1
+                if bad == "extent" and n:
+                    args = args[:2] + ((-1,) + tuple(shape[1:]),) + args[3:]
+                elif bad == "order" and "strided" not in fn.__name__:
+                    args = args[:3] + ("X",)
+                elif bad == "null" and count:  # NULL data is refused for a view of one item or more
+                    args = (args[0], -1) + args[2:]
+                else:
+                    problems = compare(fn(*args), exp)
+                    if problems:
+                        failures += 1
+                        print(f"FAIL {code}.{fn.__name__}{args[1:]}: " + "; ".join(problems))
+                    continue
+                try:
+                    fn(*args)
+                except ValueError as e:
+                    if not str(e):
+                        failures += 1
+                        print(f"FAIL {code}.{fn.__name__}{args[1:]}: ValueError without a message")
+                else:
+                    failures += 1
+                    print(f"FAIL {code}.{fn.__name__}{args[1:]} ({bad}): returned a view, not ValueError")
+    return calls, failures
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("codes", nargs="*", default=list(DTYPES))
@@ -290,8 +340,10 @@ def main():
                     if failures <= 20:
                         print(f"FAIL {code}.{h.name}{tuple(call_args)} on shape {src.shape} strides {src.strides}: "
                               + "; ".join(problems))
-    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers: {calls} calls ({errors} expected errors), "
-          f"{failures} mismatches")
+        raw_calls, raw_failures = raw_memory(mod, code, rng, 4 * args.cases)
+        calls, failures = calls + raw_calls, failures + raw_failures
+    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers and the views of raw memory: {calls} calls "
+          f"({errors} expected errors of the helpers), {failures} mismatches")
     return 1 if failures else 0
 
 
