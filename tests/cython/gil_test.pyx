@@ -414,6 +414,48 @@ def prange_sum(double[:, ::1] a, int nthreads, Py_ssize_t rounds, bint can_raise
     return total, g1 - g0, acq0, acq1, threads
 
 
+cdef double raw_row_sum(double *data, Py_ssize_t cols, Py_ssize_t i) noexcept nogil:
+    """Row i of the (rows, cols) C-contiguous memory at data, as a 3-D view of raw memory
+    (shape (1, 1, cols)), every other item from 1 summed."""
+    cdef Py_ssize_t shape[3]
+    cdef Py_ssize_t j
+    cdef double s = 0
+    shape[0], shape[1], shape[2] = 1, 1, cols
+    cdef double[:, :, :] v = f64.from_pointer_3d(data + i * cols, shape, b'C')
+    for j in range(1, cols, 2):
+        s += v[0, 0, j]
+    return s
+
+
+@cython.cdivision(True)  # `i % rows` cannot raise, so that the prange needs no thread states
+def prange_raw(double[:, ::1] a, int nthreads, Py_ssize_t rounds):
+    """prange_sum's sum through views of raw memory of 3 dimensions, whose owner the first
+    views make, concurrently. Returns (total, PyGILState_Ensure calls: one per thread at most,
+    the owner's acquisition count after (its pinned one), the same sum again with the owner
+    made: total, Ensure calls)."""
+    cdef Py_ssize_t rows = a.shape[0], cols = a.shape[1]
+    cdef double *data = &a[0, 0]
+    cdef Py_ssize_t i
+    cdef double total = 0, again = 0
+    cdef long g0, g1, g2
+    cdef Py_ssize_t shape[3]
+    cdef double[:, :, :] probe
+    if rows == 0:
+        raise ValueError("a has no rows")
+    g0 = gil_test_ensures()
+    with nogil:
+        for i in prange(rows * rounds, num_threads=nthreads, schedule='static'):
+            total += raw_row_sum(data, cols, i % rows)
+    g1 = gil_test_ensures()
+    with nogil:
+        for i in prange(rows * rounds, num_threads=nthreads, schedule='static'):
+            again += raw_row_sum(data, cols, i % rows)
+    g2 = gil_test_ensures()
+    shape[0], shape[1], shape[2] = 1, 1, cols
+    probe = f64.from_pointer_3d(data, shape, b'C')
+    return total, g1 - g0, gil_test_acq(probe) - 1, again, g2 - g1
+
+
 # --- 4. error paths -----------------------------------------------------------------------------
 
 FAILURES = ("index_out_of_range", "reshape_needs_copy", "bad_axis", "squeeze_ndim", "from_raw_view")

@@ -177,6 +177,13 @@ def run(module_name):
             allowed = threads if can_raise else 0
             c.check(gil == allowed, f"prange {threads} threads, {body}: {gil} PyGILState_Ensure calls, expected {allowed}")
             parts.append(f"{threads} threads {body}: Ensure {gil}")
+    # Views of raw memory in the same prange, 4 threads making the owner of 3-D views at once.
+    total, first_gil, owner_acq, again, gil = m.prange_raw(shared, 4, rounds)
+    c.check(total == want and again == want, f"prange raw memory: sums {total}, {again} != NumPy's {want}")
+    c.check(1 <= first_gil <= 4, f"prange raw memory: {first_gil} PyGILState_Ensure calls making the owner, not 1 to 4")
+    c.check(gil == 0, f"prange raw memory: {gil} PyGILState_Ensure calls once the owner exists")
+    c.check(owner_acq == 1, f"prange raw memory: the owner's acquisition count {owner_acq}, not its pinned 1")
+    parts.append(f"4 threads over raw memory: Ensure {first_gil} (making the owner), then {gil}")
     ref1 = sys.getrefcount(shared)
     c.check(ref0 == ref1, f"prange: array refcount {ref0} -> {ref1}")
     print(f"{module_name}: prange: {PRANGE_ITERATIONS:,} iterations x 2 views of one (100, 64) array, "
