@@ -11,8 +11,10 @@ typed memoryview: Cython's own `cdef inline` functions pay its memoryview-return
 (zero-filled and copied 208-byte structs, an extra acquisition and release), which took half
 the time of a helper. Each dtype file declares every helper with its memoryview types spelled
 out (Cython 0.29 accepts no ctypedef'd memoryview there); the helpers that do not depend on
-the item size share one macro across dtypes. Run `python3 tools/gen_pxd.py` after changing this script or the version; `make test`
-fails when the checked-in files differ from its output (`--out DIR` writes them under DIR
+the item size share one macro across dtypes. Each dtype file also has the views of raw memory,
+from_pointer_Nd and from_pointer_strided_Nd, with the owners they need (raw_memory below, and
+mvs_pyx.h). Run `python3 tools/gen_pxd.py` after changing this script or the version; `make
+test` fails when the checked-in files differ from its output (`--out DIR` writes them under DIR
 instead of the repository, for that comparison).
 """
 
