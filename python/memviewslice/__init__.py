@@ -14,12 +14,12 @@ A setuptools build of a Cython module that uses it::
 
 import os as _os
 
-from ._version import __version__
+from ._version import ABI_TYPE, __version__
 
 # The version check of modules built against this package (_abi.pxd): such a module imports
 # the type named for the version it was compiled against, which exists only for this version.
 # Defined before .owners is imported, since owners itself checks it.
-globals()["abi_" + "".join(c if c.isalnum() else "_" for c in __version__)] = type("abi", (), {})
+globals()[ABI_TYPE] = type("abi", (), {})
 
 
 def __getattr__(name):
