@@ -109,6 +109,10 @@
  * once, when the last reference goes, on the thread that releases it. References may be
  * retained and released from any thread without locks and without the GIL. The data pointer,
  * size and read-only flag never change.
+ *
+ * A buffer also has attachments (`mvs_buffer_attach`: a language binding's owner objects,
+ * found again from the buffer) and memory references (`mvs_buffer_retain_memory`), which
+ * keep only the memory alive: see `mvs_buffer_attach`.
  */
 typedef struct mvs_buffer mvs_buffer;
 
@@ -130,6 +134,13 @@ typedef int mvs_status;
  */
 typedef void (*mvs_dealloc_fn)(void *data,
                                void *ctx);
+
+/**
+ * The detach callback of `mvs_buffer_attach`: called exactly once with the attached value, on
+ * the thread that releases the buffer's last reference, before the memory is freed. It may
+ * call `mvs_buffer_release_memory` (and the queries) on the buffer, nothing else.
+ */
+typedef void (*mvs_detach_fn)(void *value);
 
 /**
  * A strided view, laid out byte for byte like Cython's `__Pyx_memviewslice`. It carries no
@@ -354,23 +365,100 @@ mvs_status mvs_buffer_wrap(void *data,
  *
  * # Safety
  * `buffer` is NULL or a live buffer on which the calling thread holds a reference (or one that
- * another reference keeps alive for the duration of the call).
+ * another reference keeps alive for the duration of the call); a memory reference is not
+ * enough.
  */
 mvs_status mvs_buffer_retain(struct mvs_buffer *buffer);
 
 /**
- * Gives back one reference to `buffer`. When it was the last, frees the memory (a buffer from
+ * Gives back one reference to `buffer`. When it was the last, detaches the buffer's
+ * attachments (each detach callback runs once, on this thread), then, unless memory
+ * references remain (`mvs_buffer_retain_memory`), frees the memory (a buffer from
  * `mvs_buffer_alloc`) or calls the deallocation callback (from `mvs_buffer_wrap`, unless it
  * is NULL), exactly once, on this thread, before returning; the buffer, its memory and every
  * view of it are then invalid. `buffer` NULL is a no-op. Lock-free, callable from any thread:
- * a Release decrement, and an Acquire fence before freeing, so that every thread's use of the
- * memory before its release happens before the deallocation.
+ * a Release decrement, and an Acquire fence before detaching or freeing, so that every
+ * thread's use of the memory before its release happens before the deallocation.
  *
  * # Safety
  * `buffer` is NULL or a live buffer, and the caller gives up one reference it holds (releasing
  * more references than were taken is undefined behaviour, as with `free`).
  */
 void mvs_buffer_release(struct mvs_buffer *buffer);
+
+/**
+ * Adds a memory reference to `buffer`: it keeps the memory (data, size, read-only flag)
+ * valid, but not the buffer's attachments, and gives no right to retain, attach or view; give
+ * it back with `mvs_buffer_release_memory`. For an object that an attachment owns and that
+ * needs the memory (a binding's owner object, see `mvs_buffer_attach`): holding a reference
+ * instead would keep the attachment, hence itself, alive forever. Lock-free, callable from
+ * any thread.
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer` is NULL), `MVS_ERR_OVERFLOW` (the count would exceed
+ * `PTRDIFF_MAX`; nothing changes).
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer on which the calling thread holds a reference or a memory
+ * reference.
+ */
+mvs_status mvs_buffer_retain_memory(struct mvs_buffer *buffer);
+
+/**
+ * Gives back a memory reference to `buffer` (from `mvs_buffer_retain_memory`). When it was
+ * the last and no reference remains, frees the memory or calls the deallocation callback, as
+ * `mvs_buffer_release` does. `buffer` NULL is a no-op. Lock-free, callable from any thread,
+ * also from a detach callback.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer, and the caller gives up one memory reference it holds.
+ */
+void mvs_buffer_release_memory(struct mvs_buffer *buffer);
+
+/**
+ * Attaches `value` to `buffer` under `key`, unless a value is attached under `key` already;
+ * `*out_value` receives the value that is attached under `key` after the call: `value`, or
+ * the one attached before (then `value` is not attached, and stays the caller's). When the
+ * buffer's last reference is released, `detach(value)` is called exactly once for each
+ * attached value, on the releasing thread, before the memory is freed.
+ *
+ * This is how a language binding keeps one owner object per buffer, found again from the
+ * buffer alone (`mvs_buffer_attached`) without locks: memviewslice's Cython helpers attach a
+ * memoryview object that keeps the memory alive through a memory reference
+ * (`mvs_buffer_retain_memory`), so that views made from it outlive the buffer's references,
+ * and detach it (release the binding's hold on it) at the last reference.
+ *
+ * - `key`: any address that identifies the kind of value (for example that of a static
+ *   variable of the caller's); non-NULL.
+ * - `value`: non-NULL. `detach`: may be NULL (nothing is called).
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer`, `key`, `value` or `out_value` is NULL), `MVS_ERR_ALLOC`
+ * (no memory for the attachment's small node). Lock-free; allocates one node. Values are
+ * never removed before the last reference is released.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer on which the calling thread holds a reference;
+ * `out_value` is NULL or points to a writable `void *`; `detach(value)` may be called once,
+ * from any thread.
+ */
+mvs_status mvs_buffer_attach(struct mvs_buffer *buffer,
+                             const void *key,
+                             void *value,
+                             mvs_detach_fn detach,
+                             void **out_value);
+
+/**
+ * The value attached to `buffer` under `key` (`mvs_buffer_attach`), or NULL when there is
+ * none, into `*out`. Lock-free: a walk of the buffer's attachments, newest first.
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer` or `out` is NULL). Thread-safe.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer on which the calling thread holds a reference; `out` is
+ * NULL or points to a writable `void *`.
+ */
+mvs_status mvs_buffer_attached(const struct mvs_buffer *buffer,
+                               const void *key,
+                               void **out);
 
 /**
  * The address of the buffer's memory, into `*out` (aligned as requested for a buffer from
@@ -455,6 +543,32 @@ mvs_status mvs_buffer_view(struct mvs_buffer *buffer,
                            const ptrdiff_t *shape,
                            int order,
                            struct mvs_slice *out);
+
+/**
+ * A contiguous view of `shape` in C or F order starting `offset` items into the buffer's
+ * memory, as `mvs_buffer_view` builds it (its `memview` is the buffer, borrowed), and refused
+ * when `writable` is nonzero and the buffer is read-only. For bindings that hand out views of
+ * a buffer with their own owner object (memviewslice's Cython helpers `from_buffer_Nd`).
+ *
+ * - `offset`: >= 0, in items of `itemsize` bytes.
+ * - the other arguments as for `mvs_buffer_view`.
+ *
+ * Errors: those of `mvs_buffer_view`, and `MVS_ERR_SHAPE` (`offset` < 0), `MVS_ERR_VALUE`
+ * (`writable` and the buffer is read-only), `MVS_ERR_OVERFLOW` (`offset` in bytes does not fit
+ * in `ptrdiff_t`), `MVS_ERR_BOUNDS` (the view, `offset` items in, needs more bytes than the
+ * buffer has). Does not allocate; thread-safe.
+ *
+ * # Safety
+ * As for `mvs_buffer_view`.
+ */
+mvs_status mvs_buffer_view_at(struct mvs_buffer *buffer,
+                              ptrdiff_t offset,
+                              ptrdiff_t itemsize,
+                              int ndim,
+                              const ptrdiff_t *shape,
+                              int order,
+                              int writable,
+                              struct mvs_slice *out);
 
 /**
  * The buffer a view carries in its `memview`, into `*out`: for a view made by
@@ -883,7 +997,7 @@ mvs_status mvs_split_at(const struct mvs_slice *src,
  * rounded up to a multiple of 64 (at least 64), so arrays used by different threads never
  * share a cache line. The first slab holds `capacity` arrays; each later slab holds as many
  * as all earlier ones (the pool doubles). Memory returns to the system only at
- * `mvs_pool_destroy`.
+ * `mvs_pool_destroy`, or later for slabs that someone else keeps (`mvs_pool_acquire_slab`).
  *
  * Errors: `MVS_ERR_NULL` (`shape` or `out` is NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
  * `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order, or `capacity` < 0),
@@ -927,6 +1041,30 @@ mvs_status mvs_pool_acquire(struct mvs_pool *pool,
                             struct mvs_slice *out);
 
 /**
+ * Acquires an array of the pool as `mvs_pool_acquire` does, after checking that the pool's
+ * arrays have `itemsize`, `ndim` and `order` (`'C'` or `'F'`; either for 0 or 1 dimensions),
+ * and writes into `*out_slab` the buffer holding the array, of which the pool holds one
+ * reference until `mvs_pool_destroy`. The slab is borrowed: retain it (`mvs_buffer_retain`)
+ * to keep the array's memory beyond the pool's life. For bindings that give each slab an
+ * owner object (memviewslice's Cython helpers `pool_acquire_Nd`, which attach one with
+ * `mvs_buffer_attach`).
+ *
+ * Errors: those of `mvs_pool_acquire`, and `MVS_ERR_NULL` (`out_slab` is NULL),
+ * `MVS_ERR_VALUE` (the pool's arrays are not of that item size, dimensions and order; the
+ * message says what they are). On error nothing is acquired.
+ *
+ * # Safety
+ * `pool` is NULL or a live pool; `out` and `out_slab` are NULL or point to a writable
+ * `mvs_slice` and `mvs_buffer *`.
+ */
+mvs_status mvs_pool_acquire_slab(struct mvs_pool *pool,
+                                 ptrdiff_t itemsize,
+                                 int ndim,
+                                 int order,
+                                 struct mvs_slice *out,
+                                 struct mvs_buffer **out_slab);
+
+/**
  * Gives an array acquired with `mvs_pool_acquire` back to the pool. Only `view->data` is
  * read: it must be the data address `mvs_pool_acquire` wrote (the rest of the view is
  * ignored, so a transposed or reshaped copy with the same data address is fine; a view
@@ -960,9 +1098,11 @@ mvs_status mvs_pool_counts(const struct mvs_pool *pool,
                            ptrdiff_t *out_acquired);
 
 /**
- * Destroys the pool and frees all of its memory, including the arrays still acquired: views
- * of them dangle afterwards, and using them (or releasing them) is undefined behaviour. Give
- * every array back first when in doubt (`mvs_pool_counts` tells). `pool` NULL is a no-op.
+ * Destroys the pool and releases its reference to each slab, which frees all of its memory
+ * that no one else keeps (a slab retained after `mvs_pool_acquire_slab` stays), including
+ * the arrays still acquired: views of them dangle afterwards, and using them (or releasing
+ * them) is undefined behaviour. Give every array back first when in doubt (`mvs_pool_counts`
+ * tells). `pool` NULL is a no-op.
  *
  * Not thread-safe with respect to the same pool: no other call on `pool` may run
  * concurrently or follow.

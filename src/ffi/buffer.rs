@@ -1,13 +1,20 @@
 //! Exported reference-counted buffers: `mvs_buffer`, its constructors, retain and release, its
-//! queries, and contiguous views over it.
+//! attachments, its queries, and contiguous views over it.
 //!
-//! The reference count follows `std::sync::Arc`: increments are Relaxed (a new reference is
-//! made from an existing one, which already keeps the buffer alive), decrements are Release,
-//! and the thread that takes the count to zero issues an Acquire fence before freeing, so every
-//! other thread's use of the memory happens before the deallocation.
+//! Two counts, as `std::sync::Arc`'s strong and weak ones: `refs` (references) keeps the buffer
+//! and its attachments; `memory_refs` keeps the memory, and counts all of `refs` as one. When
+//! `refs` reaches zero the attachments are detached; when `memory_refs` does, the memory is
+//! freed. Increments are Relaxed (a new reference is made from an existing one, which already
+//! keeps the buffer alive), decrements are Release, and the thread that takes a count to zero
+//! issues an Acquire fence before detaching or freeing, so that every other thread's use
+//! happens before.
+//!
+//! Attachments are a lock-free list, newest first: nodes are pushed with a compare-exchange
+//! against the head that was searched (so a key is never attached twice) and never removed
+//! before the memory is freed, so readers walk it without locks.
 
 use core::ffi::{c_int, c_void};
-use core::sync::atomic::{fence, AtomicUsize, Ordering};
+use core::sync::atomic::{fence, AtomicPtr, AtomicUsize, Ordering};
 use std::alloc::{self, Layout};
 
 use super::*;
@@ -28,6 +35,11 @@ const MAX_REFS: usize = isize::MAX as usize;
 /// last reference. It must not call back into the buffer (it is already gone).
 pub type mvs_dealloc_fn = Option<unsafe extern "C" fn(data: *mut c_void, ctx: *mut c_void)>;
 
+/// The detach callback of `mvs_buffer_attach`: called exactly once with the attached value, on
+/// the thread that releases the buffer's last reference, before the memory is freed. It may
+/// call `mvs_buffer_release_memory` (and the queries) on the buffer, nothing else.
+pub type mvs_detach_fn = Option<unsafe extern "C" fn(value: *mut c_void)>;
+
 /// An opaque, atomically reference-counted owner of a memory block: either allocated by the
 /// library (`mvs_buffer_alloc`) or foreign memory with a deallocation callback
 /// (`mvs_buffer_wrap`). A new buffer has one reference, owned by the caller. Every reference
@@ -35,8 +47,16 @@ pub type mvs_dealloc_fn = Option<unsafe extern "C" fn(data: *mut c_void, ctx: *m
 /// once, when the last reference goes, on the thread that releases it. References may be
 /// retained and released from any thread without locks and without the GIL. The data pointer,
 /// size and read-only flag never change.
+///
+/// A buffer also has attachments (`mvs_buffer_attach`: a language binding's owner objects,
+/// found again from the buffer) and memory references (`mvs_buffer_retain_memory`), which
+/// keep only the memory alive: see `mvs_buffer_attach`.
 pub struct mvs_buffer {
     refs: AtomicUsize,
+    /// References to the memory alone, plus one for all of `refs` together.
+    memory_refs: AtomicUsize,
+    /// The newest attachment; each links to the one attached before it.
+    attached: AtomicPtr<Attachment>,
     data: *mut c_void,
     nbytes: isize,
     readonly: bool,
@@ -52,6 +72,68 @@ enum Owner {
     Foreign { dealloc: mvs_dealloc_fn, ctx: *mut c_void },
 }
 
+/// A value attached to a buffer under `key`.
+struct Attachment {
+    key: *const c_void,
+    value: *mut c_void,
+    detach: mvs_detach_fn,
+    next: *mut Attachment,
+}
+
+impl mvs_buffer {
+    /// The memory's address.
+    pub(super) fn data(&self) -> *mut c_void {
+        self.data
+    }
+
+    /// A new buffer's header: one reference, no attachments.
+    fn new(data: *mut c_void, nbytes: isize, readonly: bool, owner: Owner) -> mvs_buffer {
+        mvs_buffer {
+            refs: AtomicUsize::new(1),
+            memory_refs: AtomicUsize::new(1),
+            attached: AtomicPtr::new(core::ptr::null_mut()),
+            data,
+            nbytes,
+            readonly,
+            owner,
+        }
+    }
+
+    /// The value attached under `key` in the list that starts at `node`.
+    fn find(mut node: *const Attachment, key: *const c_void) -> Option<*mut c_void> {
+        // SAFETY: nodes are published complete (Release compare-exchange, Acquire load of the
+        // head) and freed only with the buffer, which the caller's reference keeps alive.
+        while let Some(n) = unsafe { node.as_ref() } {
+            if n.key == key {
+                return Some(n.value);
+            }
+            node = n.next;
+        }
+        None
+    }
+}
+
+/// Adds one to `count` unless it is at [`MAX_REFS`].
+fn increment(count: &AtomicUsize) -> Result<(), Failure> {
+    // Relaxed, as in `Arc::clone`: the caller's reference already keeps the buffer alive, and
+    // the new reference is handed to other threads only through their own synchronization.
+    if count.fetch_add(1, Ordering::Relaxed) >= MAX_REFS {
+        count.fetch_sub(1, Ordering::Relaxed);
+        return Err(memory::Error::RefCount.into());
+    }
+    Ok(())
+}
+
+/// Subtracts one from `count`; true when that was the last (then, after an Acquire fence,
+/// every other thread's decrement happens before what the caller does next).
+fn decrement(count: &AtomicUsize) -> bool {
+    if count.fetch_sub(1, Ordering::Release) != 1 {
+        return false;
+    }
+    fence(Ordering::Acquire);
+    true
+}
+
 /// The buffer at `buffer`, checked non-NULL.
 ///
 /// # Safety
@@ -62,13 +144,55 @@ unsafe fn buffer_arg<'a>(buffer: *const mvs_buffer) -> Result<&'a mvs_buffer, Fa
     unsafe { buffer.as_ref() }.ok_or(Failure::Null("buffer"))
 }
 
-/// Frees `buffer` and its memory (or calls its deallocation callback).
+/// Detaches every attachment of `buffer` (its last reference is gone), then gives back the
+/// memory reference that the references held together.
 ///
 /// # Safety
 /// `buffer` is a buffer whose reference count just dropped to 0, after an Acquire fence.
+unsafe fn detach_all(buffer: *mut mvs_buffer) {
+    // SAFETY: per this function's contract the buffer is live (its memory reference is held
+    // until the end of this function); no reference remains, so nothing attaches any more.
+    let mut node = unsafe { (*buffer).attached.load(Ordering::Acquire) };
+    // SAFETY: the nodes live until `destroy`, which cannot run before the release below.
+    while let Some(n) = unsafe { node.as_ref() } {
+        if let Some(detach) = n.detach {
+            // SAFETY: the caller of `mvs_buffer_attach` promised that `detach(value)` may be
+            // called once, when the last reference goes, which is now.
+            unsafe { detach(n.value) };
+        }
+        node = n.next;
+    }
+    // SAFETY: the memory reference that all references held together.
+    unsafe { release_memory(buffer) };
+}
+
+/// Gives back one memory reference; frees the buffer at the last.
+///
+/// # Safety
+/// `buffer` is a live buffer and the caller gives up a memory reference it holds.
+unsafe fn release_memory(buffer: *mut mvs_buffer) {
+    // SAFETY: per this function's contract.
+    if decrement(unsafe { &(*buffer).memory_refs }) {
+        // SAFETY: that was the last memory reference, and the fence is issued.
+        unsafe { destroy(buffer) };
+    }
+}
+
+/// Frees `buffer`, its attachments' nodes and its memory (or calls its deallocation callback).
+///
+/// # Safety
+/// `buffer` is a buffer whose memory reference count just dropped to 0, after an Acquire fence.
 unsafe fn destroy(buffer: *mut mvs_buffer) {
     // SAFETY: per this function's contract, no other reference exists: this thread owns it.
-    let (data, owner) = unsafe { ((*buffer).data, (*buffer).owner) };
+    let (data, owner, mut node) =
+        unsafe { ((*buffer).data, (*buffer).owner, (*buffer).attached.load(Ordering::Relaxed)) };
+    while !node.is_null() {
+        // SAFETY: each node was made by `try_box` in `mvs_buffer_attach` and is freed once.
+        let next = unsafe { (*node).next };
+        // SAFETY: as above.
+        unsafe { free_box(node) };
+        node = next;
+    }
     match owner {
         // SAFETY: the block was allocated with this layout by `mvs_buffer_alloc`, and the
         // buffer has no fields that need dropping.
@@ -114,36 +238,35 @@ pub unsafe extern "C" fn mvs_buffer_alloc(
     run(|| {
         let out = out_arg(out, "out")?;
         memory::check_flags(flags, MVS_BUFFER_ZEROED)?;
-        let data = memory::data_layout(nbytes, alignment)?;
-        let (block, offset) = memory::header_and_data(Layout::new::<mvs_buffer>(), data)?;
-        // SAFETY: `block` has a non-zero size (it holds the header).
-        let base = unsafe {
-            if flags & MVS_BUFFER_ZEROED != 0 {
-                alloc::alloc_zeroed(block)
-            } else {
-                alloc::alloc(block)
-            }
-        };
-        if base.is_null() {
-            return Err(memory::Error::Alloc { nbytes: block.size(), alignment: block.align() }.into());
-        }
-        let header = mvs_buffer {
-            refs: AtomicUsize::new(1),
-            // In bounds: `offset + nbytes <= block.size()`.
-            data: base.wrapping_add(offset).cast(),
-            nbytes,
-            readonly: false,
-            owner: Owner::Block(block),
-        };
-        let buffer = base.cast::<mvs_buffer>();
-        // SAFETY: the block starts with room for the header, aligned for it (`block.align()` is
-        // at least the header's alignment); `out` is non-NULL and writable per the contract.
-        unsafe {
-            buffer.write(header);
-            write_out(out, buffer);
-        }
+        let buffer = alloc_block(memory::data_layout(nbytes, alignment)?, flags & MVS_BUFFER_ZEROED != 0)?;
+        // SAFETY: `out` is non-NULL and writable per this function's contract.
+        unsafe { write_out(out, buffer) };
         Ok(())
     })
+}
+
+/// A new writable buffer with one reference, whose header and memory (of layout `data`,
+/// zero-filled when `zeroed`) are one block (`mvs_buffer_alloc`, and the slabs of pools).
+pub(super) fn alloc_block(data: Layout, zeroed: bool) -> memory::Result<*mut mvs_buffer> {
+    let (block, offset) = memory::header_and_data(Layout::new::<mvs_buffer>(), data)?;
+    // SAFETY: `block` has a non-zero size (it holds the header).
+    let base = unsafe {
+        if zeroed {
+            alloc::alloc_zeroed(block)
+        } else {
+            alloc::alloc(block)
+        }
+    };
+    if base.is_null() {
+        return Err(memory::Error::Alloc { nbytes: block.size(), alignment: block.align() });
+    }
+    // In bounds: `offset + data.size() <= block.size()`.
+    let header = mvs_buffer::new(base.wrapping_add(offset).cast(), data.size() as isize, false, Owner::Block(block));
+    let buffer = base.cast::<mvs_buffer>();
+    // SAFETY: the block starts with room for the header, aligned for it (`block.align()` is at
+    // least the header's alignment).
+    unsafe { buffer.write(header) };
+    Ok(buffer)
 }
 
 /// Wraps `nbytes` bytes of foreign memory at `data` in a new buffer, without copying. The new
@@ -188,13 +311,8 @@ pub unsafe extern "C" fn mvs_buffer_wrap(
         if data.is_null() && nbytes > 0 {
             return Err(Failure::Null("data"));
         }
-        let buffer = try_box(mvs_buffer {
-            refs: AtomicUsize::new(1),
-            data,
-            nbytes,
-            readonly: flags & MVS_BUFFER_READONLY != 0,
-            owner: Owner::Foreign { dealloc, ctx },
-        })?;
+        let readonly = flags & MVS_BUFFER_READONLY != 0;
+        let buffer = try_box(mvs_buffer::new(data, nbytes, readonly, Owner::Foreign { dealloc, ctx }))?;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
         unsafe { write_out(out, buffer) };
         Ok(())
@@ -209,29 +327,24 @@ pub unsafe extern "C" fn mvs_buffer_wrap(
 ///
 /// # Safety
 /// `buffer` is NULL or a live buffer on which the calling thread holds a reference (or one that
-/// another reference keeps alive for the duration of the call).
+/// another reference keeps alive for the duration of the call); a memory reference is not
+/// enough.
 #[no_mangle]
 pub unsafe extern "C" fn mvs_buffer_retain(buffer: *mut mvs_buffer) -> mvs_status {
     run(|| {
         // SAFETY: per this function's contract.
-        let b = unsafe { buffer_arg(buffer)? };
-        // Relaxed, as in `Arc::clone`: the caller's reference already keeps the buffer alive,
-        // and the new reference is handed to other threads only through their own
-        // synchronization.
-        if b.refs.fetch_add(1, Ordering::Relaxed) >= MAX_REFS {
-            b.refs.fetch_sub(1, Ordering::Relaxed);
-            return Err(memory::Error::RefCount.into());
-        }
-        Ok(())
+        increment(&unsafe { buffer_arg(buffer)? }.refs)
     })
 }
 
-/// Gives back one reference to `buffer`. When it was the last, frees the memory (a buffer from
+/// Gives back one reference to `buffer`. When it was the last, detaches the buffer's
+/// attachments (each detach callback runs once, on this thread), then, unless memory
+/// references remain (`mvs_buffer_retain_memory`), frees the memory (a buffer from
 /// `mvs_buffer_alloc`) or calls the deallocation callback (from `mvs_buffer_wrap`, unless it
 /// is NULL), exactly once, on this thread, before returning; the buffer, its memory and every
 /// view of it are then invalid. `buffer` NULL is a no-op. Lock-free, callable from any thread:
-/// a Release decrement, and an Acquire fence before freeing, so that every thread's use of the
-/// memory before its release happens before the deallocation.
+/// a Release decrement, and an Acquire fence before detaching or freeing, so that every
+/// thread's use of the memory before its release happens before the deallocation.
 ///
 /// # Safety
 /// `buffer` is NULL or a live buffer, and the caller gives up one reference it holds (releasing
@@ -241,15 +354,146 @@ pub unsafe extern "C" fn mvs_buffer_release(buffer: *mut mvs_buffer) {
     let _ = run(|| {
         // SAFETY: per this function's contract, NULL or live.
         let Some(b) = (unsafe { buffer.as_ref() }) else { return Ok(()) };
-        if b.refs.fetch_sub(1, Ordering::Release) != 1 {
-            return Ok(());
+        if decrement(&b.refs) {
+            // SAFETY: this was the last reference, and `decrement` issued the fence.
+            unsafe { detach_all(buffer) };
         }
-        fence(Ordering::Acquire);
-        // SAFETY: the count went from 1 to 0, so this was the last reference, and the fence
-        // orders every other thread's release before what follows.
-        unsafe { destroy(buffer) };
         Ok(())
     });
+}
+
+/// Adds a memory reference to `buffer`: it keeps the memory (data, size, read-only flag)
+/// valid, but not the buffer's attachments, and gives no right to retain, attach or view; give
+/// it back with `mvs_buffer_release_memory`. For an object that an attachment owns and that
+/// needs the memory (a binding's owner object, see `mvs_buffer_attach`): holding a reference
+/// instead would keep the attachment, hence itself, alive forever. Lock-free, callable from
+/// any thread.
+///
+/// Errors: `MVS_ERR_NULL` (`buffer` is NULL), `MVS_ERR_OVERFLOW` (the count would exceed
+/// `PTRDIFF_MAX`; nothing changes).
+///
+/// # Safety
+/// `buffer` is NULL or a live buffer on which the calling thread holds a reference or a memory
+/// reference.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_buffer_retain_memory(buffer: *mut mvs_buffer) -> mvs_status {
+    run(|| {
+        // SAFETY: per this function's contract.
+        increment(&unsafe { buffer_arg(buffer)? }.memory_refs)
+    })
+}
+
+/// Gives back a memory reference to `buffer` (from `mvs_buffer_retain_memory`). When it was
+/// the last and no reference remains, frees the memory or calls the deallocation callback, as
+/// `mvs_buffer_release` does. `buffer` NULL is a no-op. Lock-free, callable from any thread,
+/// also from a detach callback.
+///
+/// # Safety
+/// `buffer` is NULL or a live buffer, and the caller gives up one memory reference it holds.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_buffer_release_memory(buffer: *mut mvs_buffer) {
+    let _ = run(|| {
+        if !buffer.is_null() {
+            // SAFETY: per this function's contract.
+            unsafe { release_memory(buffer) };
+        }
+        Ok(())
+    });
+}
+
+/// Attaches `value` to `buffer` under `key`, unless a value is attached under `key` already;
+/// `*out_value` receives the value that is attached under `key` after the call: `value`, or
+/// the one attached before (then `value` is not attached, and stays the caller's). When the
+/// buffer's last reference is released, `detach(value)` is called exactly once for each
+/// attached value, on the releasing thread, before the memory is freed.
+///
+/// This is how a language binding keeps one owner object per buffer, found again from the
+/// buffer alone (`mvs_buffer_attached`) without locks: memviewslice's Cython helpers attach a
+/// memoryview object that keeps the memory alive through a memory reference
+/// (`mvs_buffer_retain_memory`), so that views made from it outlive the buffer's references,
+/// and detach it (release the binding's hold on it) at the last reference.
+///
+/// - `key`: any address that identifies the kind of value (for example that of a static
+///   variable of the caller's); non-NULL.
+/// - `value`: non-NULL. `detach`: may be NULL (nothing is called).
+///
+/// Errors: `MVS_ERR_NULL` (`buffer`, `key`, `value` or `out_value` is NULL), `MVS_ERR_ALLOC`
+/// (no memory for the attachment's small node). Lock-free; allocates one node. Values are
+/// never removed before the last reference is released.
+///
+/// # Safety
+/// `buffer` is NULL or a live buffer on which the calling thread holds a reference;
+/// `out_value` is NULL or points to a writable `void *`; `detach(value)` may be called once,
+/// from any thread.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_buffer_attach(
+    buffer: *mut mvs_buffer,
+    key: *const c_void,
+    value: *mut c_void,
+    detach: mvs_detach_fn,
+    out_value: *mut *mut c_void,
+) -> mvs_status {
+    run(|| {
+        let out_value = out_arg(out_value, "out_value")?;
+        // SAFETY: per this function's contract.
+        let b = unsafe { buffer_arg(buffer)? };
+        if key.is_null() {
+            return Err(Failure::Null("key"));
+        }
+        if value.is_null() {
+            return Err(Failure::Null("value"));
+        }
+        let mut head = b.attached.load(Ordering::Acquire);
+        let mut node: *mut Attachment = core::ptr::null_mut();
+        let attached = loop {
+            if let Some(existing) = mvs_buffer::find(head, key) {
+                break existing;
+            }
+            if node.is_null() {
+                node = try_box(Attachment { key, value, detach, next: head })?;
+            }
+            // SAFETY: `node` is this thread's until the compare-exchange publishes it.
+            unsafe { (*node).next = head };
+            // Release: the node is complete before readers can reach it. Success means that
+            // the head did not change since `find` searched it, so `key` was not attached.
+            match b.attached.compare_exchange_weak(head, node, Ordering::Release, Ordering::Acquire) {
+                Ok(_) => {
+                    node = core::ptr::null_mut();
+                    break value;
+                }
+                Err(current) => head = current,
+            }
+        };
+        if !node.is_null() {
+            // SAFETY: made by `try_box` above and never published.
+            unsafe { free_box(node) };
+        }
+        // SAFETY: `out_value` is non-NULL and writable per this function's contract.
+        unsafe { write_out(out_value, attached) };
+        Ok(())
+    })
+}
+
+/// The value attached to `buffer` under `key` (`mvs_buffer_attach`), or NULL when there is
+/// none, into `*out`. Lock-free: a walk of the buffer's attachments, newest first.
+///
+/// Errors: `MVS_ERR_NULL` (`buffer` or `out` is NULL). Thread-safe.
+///
+/// # Safety
+/// `buffer` is NULL or a live buffer on which the calling thread holds a reference; `out` is
+/// NULL or points to a writable `void *`.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_buffer_attached(
+    buffer: *const mvs_buffer,
+    key: *const c_void,
+    out: *mut *mut c_void,
+) -> mvs_status {
+    // SAFETY: per this function's contract.
+    unsafe {
+        buffer_query(buffer, out, |b| {
+            mvs_buffer::find(b.attached.load(Ordering::Acquire), key).unwrap_or(core::ptr::null_mut())
+        })
+    }
 }
 
 /// The address of the buffer's memory, into `*out` (aligned as requested for a buffer from
@@ -355,18 +599,74 @@ pub unsafe extern "C" fn mvs_buffer_view(
     order: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
+    // SAFETY: per this function's contract.
+    unsafe { view_in(buffer, 0, itemsize, ndim, shape, order, false, out) }
+}
+
+/// A contiguous view of `shape` in C or F order starting `offset` items into the buffer's
+/// memory, as `mvs_buffer_view` builds it (its `memview` is the buffer, borrowed), and refused
+/// when `writable` is nonzero and the buffer is read-only. For bindings that hand out views of
+/// a buffer with their own owner object (memviewslice's Cython helpers `from_buffer_Nd`).
+///
+/// - `offset`: >= 0, in items of `itemsize` bytes.
+/// - the other arguments as for `mvs_buffer_view`.
+///
+/// Errors: those of `mvs_buffer_view`, and `MVS_ERR_SHAPE` (`offset` < 0), `MVS_ERR_VALUE`
+/// (`writable` and the buffer is read-only), `MVS_ERR_OVERFLOW` (`offset` in bytes does not fit
+/// in `ptrdiff_t`), `MVS_ERR_BOUNDS` (the view, `offset` items in, needs more bytes than the
+/// buffer has). Does not allocate; thread-safe.
+///
+/// # Safety
+/// As for `mvs_buffer_view`.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_buffer_view_at(
+    buffer: *mut mvs_buffer,
+    offset: isize,
+    itemsize: isize,
+    ndim: c_int,
+    shape: *const isize,
+    order: c_int,
+    writable: c_int,
+    out: *mut mvs_slice,
+) -> mvs_status {
+    // SAFETY: per this function's contract.
+    unsafe { view_in(buffer, offset, itemsize, ndim, shape, order, writable != 0, out) }
+}
+
+/// `mvs_buffer_view_at`.
+///
+/// # Safety
+/// As for `mvs_buffer_view`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn view_in(
+    buffer: *mut mvs_buffer,
+    offset: isize,
+    itemsize: isize,
+    ndim: c_int,
+    shape: *const isize,
+    order: c_int,
+    writable: bool,
+    out: *mut mvs_slice,
+) -> mvs_status {
     run(|| {
         let out = out_arg(out, "out")?;
         // SAFETY: per this function's contract.
         let b = unsafe { buffer_arg(buffer)? };
+        if writable && b.readonly {
+            return Err(memory::Error::ReadOnly.into());
+        }
         // SAFETY: per this function's contract.
         let v = unsafe { contiguous_arg(RawPtr(b.data.cast()), itemsize, ndim, shape, order)? };
-        let need = v.byte_count(itemsize)?;
+        let skip = memory::offset_bytes(offset, itemsize)?;
+        let need = v.byte_count(itemsize)?.checked_add(skip).ok_or(memory::Error::TooLarge)?;
         if need > b.nbytes {
             return Err(memory::Error::ViewTooLarge { need, have: b.nbytes }.into());
         }
+        let mut view = to_slice(&v, buffer.cast());
+        // In bounds: `skip + the view's bytes <= nbytes`.
+        view.data = view.data.wrapping_add(skip as usize);
         // SAFETY: `out` is non-NULL and writable per this function's contract.
-        unsafe { write_out(out, to_slice(&v, buffer.cast())) };
+        unsafe { write_out(out, view) };
         Ok(())
     })
 }
@@ -471,5 +771,51 @@ mod tests {
             t.join().unwrap();
         }
         assert_eq!(CALLS.load(Ordering::SeqCst), 1);
+    }
+
+    static DETACHED: AtomicUsize = AtomicUsize::new(0);
+    static FREED: AtomicUsize = AtomicUsize::new(0);
+    static KEY_A: u8 = 0;
+    static KEY_B: u8 = 0;
+    unsafe extern "C" fn detach(value: *mut c_void) {
+        DETACHED.fetch_add(value as usize, Ordering::SeqCst);
+    }
+    unsafe extern "C" fn freed(_: *mut c_void, _: *mut c_void) {
+        FREED.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Attachments: one value per key, found again; detached once at the last reference, while
+    /// a memory reference keeps the memory until it goes too.
+    #[test]
+    fn attachments_detach_at_the_last_reference_and_memory_refs_keep_the_memory() {
+        let (a, b) = (&KEY_A as *const u8 as *const c_void, &KEY_B as *const u8 as *const c_void);
+        let mut buf: *mut mvs_buffer = core::ptr::null_mut();
+        let mut got: *mut c_void = core::ptr::null_mut();
+        // SAFETY: valid pointers; the "values" are small integers that `detach` only adds up;
+        // the buffer wraps no memory (size 0).
+        unsafe {
+            assert_eq!(mvs_buffer_wrap(core::ptr::null_mut(), 0, Some(freed), core::ptr::null_mut(), 0, &mut buf), MVS_OK);
+            assert_eq!(mvs_buffer_attached(buf, a, &mut got), MVS_OK);
+            assert!(got.is_null());
+            assert_eq!(mvs_buffer_attach(buf, a, 1 as *mut c_void, Some(detach), &mut got), MVS_OK);
+            assert_eq!(got as usize, 1);
+            // the key is taken: the first value stays
+            assert_eq!(mvs_buffer_attach(buf, a, 100 as *mut c_void, Some(detach), &mut got), MVS_OK);
+            assert_eq!(got as usize, 1);
+            assert_eq!(mvs_buffer_attach(buf, b, 10 as *mut c_void, Some(detach), &mut got), MVS_OK);
+            assert_eq!(got as usize, 10);
+            assert_eq!(mvs_buffer_attached(buf, a, &mut got), MVS_OK);
+            assert_eq!(got as usize, 1);
+            assert_eq!(mvs_buffer_attach(buf, a, core::ptr::null_mut(), None, &mut got), MVS_ERR_NULL);
+            assert_eq!(mvs_buffer_attach(buf, core::ptr::null(), 5 as *mut c_void, None, &mut got), MVS_ERR_NULL);
+            assert_eq!(mvs_buffer_retain_memory(buf), MVS_OK);
+            assert_eq!(mvs_buffer_retain(buf), MVS_OK);
+            mvs_buffer_release(buf);
+            assert_eq!(DETACHED.load(Ordering::SeqCst), 0);
+            mvs_buffer_release(buf);
+            assert_eq!((DETACHED.load(Ordering::SeqCst), FREED.load(Ordering::SeqCst)), (11, 0));
+            mvs_buffer_release_memory(buf);
+            assert_eq!((DETACHED.load(Ordering::SeqCst), FREED.load(Ordering::SeqCst)), (11, 1));
+        }
     }
 }

@@ -3,48 +3,53 @@
 //! A pool owns slabs of arrays spaced `slot_bytes` apart (a multiple of 64, so every array is
 //! cache-line aligned and no two share a line); the first slab holds `capacity` arrays, and
 //! when all are acquired a new slab as large as all previous ones together is added (the pool
-//! doubles). Slabs are freed only by `mvs_pool_destroy`. The bookkeeping is
-//! `memory::FreeList`: a lock-free stack of free arrays (ABA-safe with a tagged top) and one
-//! "acquired" flag per array; only growth takes a mutex.
+//! doubles). Each slab is an `mvs_buffer` of which the pool holds one reference, released by
+//! `mvs_pool_destroy`, so that whoever else holds a slab (a typed memoryview's owner) keeps
+//! its memory. The bookkeeping is `memory::FreeList`: a lock-free stack of free arrays
+//! (ABA-safe with a tagged top) and one "acquired" flag per array; only growth takes a mutex.
 
 use core::ffi::{c_char, c_int};
-use std::alloc;
 
 use super::*;
-use crate::memory::{self, FreeList};
+use crate::memory::{self, ArrayLayout, FreeList};
 
 /// An opaque pool of arrays of one shape, itemsize and order, for fast acquire and release of
 /// scratch arrays from any thread. Made by `mvs_pool_create`, freed by `mvs_pool_destroy`.
 pub struct mvs_pool {
     /// Every acquired view is this one with `data` set.
     template: mvs_slice,
+    layout: ArrayLayout,
     slot_bytes: usize,
     capacity: usize,
     free: FreeList,
 }
 
 impl mvs_pool {
-    /// Allocates a slab of `count` arrays; its address for the free list.
-    fn alloc_slab(&self, count: usize) -> memory::Result<usize> {
-        let layout = memory::slab_layout(self.slot_bytes, count)?;
-        // SAFETY: `count >= 1` and `slot_bytes >= 64`, so the layout has a non-zero size.
-        let base = unsafe { alloc::alloc(layout) };
-        if base.is_null() {
-            return Err(memory::Error::Alloc { nbytes: layout.size(), alignment: layout.align() });
-        }
-        // The free list works on addresses; `as usize` exposes the allocation's provenance,
+    /// Allocates a slab of `count` arrays, a buffer of which the pool holds the one reference;
+    /// for the free list, its memory's address and the buffer's.
+    fn alloc_slab(&self, count: usize) -> memory::Result<(usize, usize)> {
+        let buffer = alloc_block(memory::slab_layout(self.slot_bytes, count)?, false)?;
+        // SAFETY: just made, live.
+        let base = unsafe { (*buffer).data() };
+        // The free list works on addresses; `as usize` exposes the allocations' provenance,
         // which `mvs_pool_acquire` and `drop` take back with `as *mut _`.
-        Ok(base as usize)
+        Ok((base as usize, buffer as usize))
+    }
+
+    /// A free array (the pool grows when none is): its view, and its slab.
+    fn take(&self) -> memory::Result<(mvs_slice, *mut mvs_buffer)> {
+        let (addr, slab) = self.free.take_or_grow(self.capacity, |count| self.alloc_slab(count))?;
+        // An address inside a slab that `alloc_slab` exposed, and that slab's buffer.
+        Ok((mvs_slice { data: addr as *mut c_char, ..self.template }, slab as *mut mvs_buffer))
     }
 }
 
 impl Drop for mvs_pool {
     fn drop(&mut self) {
-        for (base, count) in self.free.slab_list() {
-            let layout = memory::slab_layout(self.slot_bytes, count).expect("checked by alloc_slab");
-            // SAFETY: each slab was allocated with this layout by `alloc_slab` (the free list
-            // publishes a slab only after its allocation succeeded) and is freed once, here.
-            unsafe { alloc::dealloc(base as *mut u8, layout) };
+        for slab in self.free.slab_tags() {
+            // SAFETY: each tag is a buffer made by `alloc_slab` (the free list publishes a slab
+            // only after its allocation succeeded), whose reference the pool gives back once.
+            unsafe { mvs_buffer_release(slab as *mut mvs_buffer) };
         }
     }
 }
@@ -72,7 +77,7 @@ unsafe fn pool_arg<'a>(pool: *const mvs_pool) -> Result<&'a mvs_pool, Failure> {
 /// rounded up to a multiple of 64 (at least 64), so arrays used by different threads never
 /// share a cache line. The first slab holds `capacity` arrays; each later slab holds as many
 /// as all earlier ones (the pool doubles). Memory returns to the system only at
-/// `mvs_pool_destroy`.
+/// `mvs_pool_destroy`, or later for slabs that someone else keeps (`mvs_pool_acquire_slab`).
 ///
 /// Errors: `MVS_ERR_NULL` (`shape` or `out` is NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
 /// `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order, or `capacity` < 0),
@@ -98,8 +103,12 @@ pub unsafe extern "C" fn mvs_pool_create(
         let capacity = usize::try_from(capacity).map_err(|_| memory::Error::Capacity { capacity })?;
         let slot_bytes = memory::pool_slot_bytes(v.byte_count(itemsize)? as usize)?;
         memory::slab_layout(slot_bytes, capacity)?;
+        let both = ndim <= 1;
+        let order = if both { b'A' } else { order as u8 };
+        let layout = ArrayLayout { itemsize, ndim: ndim as usize, order };
         let pool = try_box(mvs_pool {
             template: to_slice(&v, core::ptr::null_mut()),
+            layout,
             slot_bytes,
             capacity,
             free: FreeList::new(slot_bytes),
@@ -145,11 +154,51 @@ pub unsafe extern "C" fn mvs_pool_acquire(pool: *mut mvs_pool, out: *mut mvs_sli
         let out = out_arg(out, "out")?;
         // SAFETY: per this function's contract.
         let p = unsafe { pool_arg(pool)? };
-        let addr = p.free.take_or_grow(p.capacity, |count| p.alloc_slab(count))?;
-        // An address inside a slab that `alloc_slab` exposed.
-        let data = addr as *mut c_char;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
-        unsafe { write_out(out, mvs_slice { data, ..p.template }) };
+        unsafe { write_out(out, p.take()?.0) };
+        Ok(())
+    })
+}
+
+/// Acquires an array of the pool as `mvs_pool_acquire` does, after checking that the pool's
+/// arrays have `itemsize`, `ndim` and `order` (`'C'` or `'F'`; either for 0 or 1 dimensions),
+/// and writes into `*out_slab` the buffer holding the array, of which the pool holds one
+/// reference until `mvs_pool_destroy`. The slab is borrowed: retain it (`mvs_buffer_retain`)
+/// to keep the array's memory beyond the pool's life. For bindings that give each slab an
+/// owner object (memviewslice's Cython helpers `pool_acquire_Nd`, which attach one with
+/// `mvs_buffer_attach`).
+///
+/// Errors: those of `mvs_pool_acquire`, and `MVS_ERR_NULL` (`out_slab` is NULL),
+/// `MVS_ERR_VALUE` (the pool's arrays are not of that item size, dimensions and order; the
+/// message says what they are). On error nothing is acquired.
+///
+/// # Safety
+/// `pool` is NULL or a live pool; `out` and `out_slab` are NULL or point to a writable
+/// `mvs_slice` and `mvs_buffer *`.
+#[no_mangle]
+pub unsafe extern "C" fn mvs_pool_acquire_slab(
+    pool: *mut mvs_pool,
+    itemsize: isize,
+    ndim: c_int,
+    order: c_int,
+    out: *mut mvs_slice,
+    out_slab: *mut *mut mvs_buffer,
+) -> mvs_status {
+    run(|| {
+        let out = out_arg(out, "out")?;
+        let out_slab = out_arg(out_slab, "out_slab")?;
+        // SAFETY: per this function's contract.
+        let p = unsafe { pool_arg(pool)? };
+        let want = ArrayLayout { itemsize, ndim: ndim.max(0) as usize, order: order as u8 };
+        if ndim < 0 || !p.layout.satisfies(&want) {
+            return Err(memory::Error::PoolLayout { want, have: p.layout }.into());
+        }
+        let (view, slab) = p.take()?;
+        // SAFETY: both are non-NULL and writable per this function's contract.
+        unsafe {
+            write_out(out, view);
+            write_out(out_slab, slab);
+        }
         Ok(())
     })
 }
@@ -209,9 +258,11 @@ pub unsafe extern "C" fn mvs_pool_counts(
     })
 }
 
-/// Destroys the pool and frees all of its memory, including the arrays still acquired: views
-/// of them dangle afterwards, and using them (or releasing them) is undefined behaviour. Give
-/// every array back first when in doubt (`mvs_pool_counts` tells). `pool` NULL is a no-op.
+/// Destroys the pool and releases its reference to each slab, which frees all of its memory
+/// that no one else keeps (a slab retained after `mvs_pool_acquire_slab` stays), including
+/// the arrays still acquired: views of them dangle afterwards, and using them (or releasing
+/// them) is undefined behaviour. Give every array back first when in doubt (`mvs_pool_counts`
+/// tells). `pool` NULL is a no-op.
 ///
 /// Not thread-safe with respect to the same pool: no other call on `pool` may run
 /// concurrently or follow.

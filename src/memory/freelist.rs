@@ -47,6 +47,8 @@ struct Node {
 
 struct Slab {
     base: usize,
+    /// What the caller's allocator returned with `base` (the C layer's slab buffer).
+    tag: usize,
     first: u32,
     nodes: Box<[Node]>,
 }
@@ -84,9 +86,9 @@ impl FreeList {
         self.slabs.iter().map_while(OnceLock::get)
     }
 
-    /// Base address and array count of every slab, in order (to free them).
-    pub fn slab_list(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.slabs().map(|s| (s.base, s.nodes.len()))
+    /// The tag of every slab, in order (to free them).
+    pub fn slab_tags(&self) -> impl Iterator<Item = usize> + '_ {
+        self.slabs().map(|s| s.tag)
     }
 
     /// Arrays in all slabs.
@@ -115,10 +117,10 @@ impl FreeList {
         slab.base + (id - slab.first) as usize * self.slot_bytes
     }
 
-    /// Takes a free array (the one given back last) and returns its address, or `None` when
-    /// all are acquired. Lock-free.
+    /// Takes a free array (the one given back last) and returns its address and its slab's
+    /// tag, or `None` when all are acquired. Lock-free.
     #[inline]
-    pub fn take(&self) -> Option<usize> {
+    pub fn take(&self) -> Option<(usize, usize)> {
         let mut head = self.head.load(Acquire);
         loop {
             let id = head as u32;
@@ -132,7 +134,7 @@ impl FreeList {
                     // The array is this thread's now: no one else can reach its flag, except
                     // an erroneous release, which sees false until here and is refused.
                     node.acquired.store(true, Relaxed);
-                    return Some(self.addr(slab, id));
+                    return Some((self.addr(slab, id), slab.tag));
                 }
                 Err(current) => head = current,
             }
@@ -177,36 +179,36 @@ impl FreeList {
     }
 
     /// Takes a free array, adding a slab when none is free: `alloc(count)` must return the
-    /// address of room for `count` arrays (it is called under the growth mutex, at most once).
-    /// The first slab holds `capacity` arrays (at least 1), later ones as many as exist (the
-    /// pool doubles).
-    pub fn take_or_grow(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<usize>) -> Result<usize> {
-        if let Some(addr) = self.take() {
-            return Ok(addr);
+    /// address of room for `count` arrays and a tag for the slab (it is called under the growth
+    /// mutex, at most once). The first slab holds `capacity` arrays (at least 1), later ones as
+    /// many as exist (the pool doubles). Returns what `take` does.
+    pub fn take_or_grow(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<(usize, usize)>) -> Result<(usize, usize)> {
+        if let Some(taken) = self.take() {
+            return Ok(taken);
         }
         let _guard = self.grow.lock().unwrap_or_else(PoisonError::into_inner);
         // Another thread may have grown the pool, or given arrays back, meanwhile.
-        if let Some(addr) = self.take() {
-            return Ok(addr);
+        if let Some(taken) = self.take() {
+            return Ok(taken);
         }
-        let addr = self.add_slab(capacity, true, alloc)?;
-        Ok(addr.expect("the new slab's first array was kept"))
+        let taken = self.add_slab(capacity, true, alloc)?;
+        Ok(taken.expect("the new slab's first array was kept"))
     }
 
     /// Adds the first slab, of `capacity` (> 0) arrays, all free.
-    pub fn add_first_slab(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<usize>) -> Result<()> {
+    pub fn add_first_slab(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<(usize, usize)>) -> Result<()> {
         let _guard = self.grow.lock().unwrap_or_else(PoisonError::into_inner);
         self.add_slab(capacity, false, alloc).map(|_| ())
     }
 
     /// Adds a slab (under the growth mutex); when `keep_first`, its first array is returned
-    /// acquired instead of pushed.
+    /// acquired (with the slab's tag) instead of pushed.
     fn add_slab(
         &self,
         capacity: usize,
         keep_first: bool,
-        alloc: impl FnOnce(usize) -> Result<usize>,
-    ) -> Result<Option<usize>> {
+        alloc: impl FnOnce(usize) -> Result<(usize, usize)>,
+    ) -> Result<Option<(usize, usize)>> {
         let k = self.slabs().count();
         let total = self.total();
         let count = if k == 0 { capacity.max(1) } else { total.max(1) };
@@ -223,8 +225,8 @@ impl FreeList {
             next: AtomicU32::new(if i + 1 < count { first + i as u32 + 1 } else { NIL }),
             acquired: AtomicBool::new(keep_first && i == 0),
         }));
-        let base = alloc(count)?;
-        if self.slabs[k].set(Slab { base, first, nodes: nodes.into_boxed_slice() }).is_err() {
+        let (base, tag) = alloc(count)?;
+        if self.slabs[k].set(Slab { base, tag, first, nodes: nodes.into_boxed_slice() }).is_err() {
             unreachable!("slabs are added under the growth mutex");
         }
         let slab = self.slabs[k].get().expect("just set");
@@ -232,6 +234,6 @@ impl FreeList {
         if chain < count {
             self.push_chain(first + chain as u32, &slab.nodes[count - 1]);
         }
-        Ok(keep_first.then_some(base))
+        Ok(keep_first.then_some((base, tag)))
     }
 }

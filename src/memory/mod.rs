@@ -41,6 +41,42 @@ pub enum Error {
     NotFromPool,
     /// The view's array is not acquired: released twice, or never handed out.
     NotAcquired,
+    /// A writable view of a read-only buffer was requested.
+    ReadOnly,
+    /// A negative offset into a buffer.
+    NegativeOffset { offset: isize },
+    /// An offset of `offset` items of `itemsize` bytes does not fit in `isize`.
+    OffsetOverflow { offset: isize, itemsize: isize },
+    /// A pool's arrays are not what the caller asked for.
+    PoolLayout { want: ArrayLayout, have: ArrayLayout },
+}
+
+/// What a pool's arrays are: their item size, number of dimensions and order (`b'C'` or
+/// `b'F'`, `b'A'` for arrays of 0 or 1 dimensions, which are both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayLayout {
+    pub itemsize: isize,
+    pub ndim: usize,
+    pub order: u8,
+}
+
+impl ArrayLayout {
+    /// Whether arrays of this layout are also arrays of `want`'s.
+    pub fn satisfies(&self, want: &ArrayLayout) -> bool {
+        self.itemsize == want.itemsize
+            && self.ndim == want.ndim
+            && (self.order == want.order || self.order == b'A' || want.order == b'A')
+    }
+}
+
+impl fmt::Display for ArrayLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let order = match self.order {
+            b'A' => String::new(),
+            o => format!(", {}-contiguous", o as char),
+        };
+        write!(f, "{}-d, of {}-byte items{order}", self.ndim, self.itemsize)
+    }
 }
 
 /// The class of an error; one status code per class in the C API.
@@ -58,8 +94,10 @@ impl Error {
         use Error::*;
         match self {
             NegativeSize { .. } => Kind::Shape,
-            Alignment { .. } | Flags { .. } | Capacity { .. } | NoBuffer | NotFromPool | NotAcquired => Kind::Value,
-            TooLarge | RefCount | TooManyArrays { .. } => Kind::Overflow,
+            NegativeOffset { .. } => Kind::Shape,
+            Alignment { .. } | Flags { .. } | Capacity { .. } | NoBuffer | NotFromPool | NotAcquired | ReadOnly
+            | PoolLayout { .. } => Kind::Value,
+            TooLarge | RefCount | TooManyArrays { .. } | OffsetOverflow { .. } => Kind::Overflow,
             Alloc { .. } => Kind::Alloc,
             ViewTooLarge { .. } => Kind::Bounds,
         }
@@ -84,6 +122,12 @@ impl fmt::Display for Error {
             NoBuffer => write!(f, "the view's memview is NULL: it carries no buffer"),
             NotFromPool => write!(f, "the view's data address is not the start of an array of this pool"),
             NotAcquired => write!(f, "the view's array is not acquired from this pool (released twice?)"),
+            ReadOnly => write!(f, "the buffer is read-only; a writable view of it was requested"),
+            NegativeOffset { offset } => write!(f, "offset {offset} is negative"),
+            OffsetOverflow { offset, itemsize } => {
+                write!(f, "offset {offset} items of {itemsize} bytes is more than PTRDIFF_MAX bytes")
+            }
+            PoolLayout { want, have } => write!(f, "the pool's arrays are {have}; arrays {want} were requested"),
         }
     }
 }
@@ -97,6 +141,14 @@ pub fn check_flags(flags: i32, allowed: i32) -> Result<()> {
     } else {
         Err(Error::Flags { flags, allowed })
     }
+}
+
+/// An offset of `offset` items of `itemsize` (> 0) bytes, in bytes, checked.
+pub fn offset_bytes(offset: isize, itemsize: isize) -> Result<isize> {
+    if offset < 0 {
+        return Err(Error::NegativeOffset { offset });
+    }
+    offset.checked_mul(itemsize).ok_or(Error::OffsetOverflow { offset, itemsize })
 }
 
 /// The layout of `nbytes` bytes aligned to `alignment` (a power of two), checked.

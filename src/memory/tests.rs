@@ -68,18 +68,29 @@ fn messages() {
     }
 }
 
+/// A slab at `base`, as an allocator returns it to the bookkeeping, tagged with an arbitrary
+/// function of its base.
+fn slab_at(base: usize) -> (usize, usize) {
+    (base, base / 16 + 3)
+}
+
+/// What `take` returns for the array at `addr` of the slab at `base`.
+fn array(addr: usize, base: usize) -> Option<(usize, usize)> {
+    Some((addr, slab_at(base).1))
+}
+
 /// A pool's bookkeeping whose first slab of `capacity` arrays is at `base`.
 fn list_with(slot_bytes: usize, base: usize, capacity: usize) -> FreeList {
     let list = FreeList::new(slot_bytes);
     list.add_first_slab(capacity, |count| {
         assert_eq!(count, capacity);
-        Ok(base)
+        Ok(slab_at(base))
     })
     .unwrap();
     list
 }
 
-fn never(_: usize) -> Result<usize> {
+fn never(_: usize) -> Result<(usize, usize)> {
     panic!("the pool must not grow here")
 }
 
@@ -87,14 +98,14 @@ fn never(_: usize) -> Result<usize> {
 fn take_and_give_back() {
     let s = list_with(128, 0x10000, 3);
     assert_eq!((s.total(), s.in_use()), (3, 0));
-    let taken: Vec<usize> = (0..3).map(|_| s.take().unwrap()).collect();
-    assert_eq!(taken, [0x10000, 0x10080, 0x10100]);
+    let taken: Vec<_> = (0..3).map(|_| s.take()).collect();
+    assert_eq!(taken, [0x10000, 0x10080, 0x10100].map(|a| array(a, 0x10000)));
     assert_eq!(s.take(), None);
     assert_eq!(s.in_use(), 3);
     assert_eq!(s.give_back(0x10080), Ok(()));
     assert_eq!(s.give_back(0x10080), Err(Error::NotAcquired));
     // LIFO: the array given back last is taken first.
-    assert_eq!(s.take(), Some(0x10080));
+    assert_eq!(s.take(), array(0x10080, 0x10000));
     for bad in [0x10001, 0x10000 + 3 * 128, 0xFFFF, 0, usize::MAX, 0x10000 - 128] {
         assert_eq!(s.give_back(bad), Err(Error::NotFromPool), "{bad:#x}");
     }
@@ -108,31 +119,33 @@ fn growth_doubles_and_lookup_spans_slabs() {
     let mut counts = Vec::new();
     let mut grow = |count: usize| {
         counts.push(count);
-        Ok(bases.next().unwrap())
+        Ok(slab_at(bases.next().unwrap()))
     };
     // capacity 0: slabs of 1, 1, 2, 4 arrays
-    let taken: Vec<usize> = (0..8).map(|_| s.take_or_grow(0, &mut grow).unwrap()).collect();
+    let taken: Vec<_> = (0..8).map(|_| s.take_or_grow(0, &mut grow).unwrap()).collect();
     assert_eq!(counts, [1, 1, 2, 4]);
-    assert_eq!(taken, [0x9000, 0x1000, 0x20000, 0x20040, 0x40000, 0x40040, 0x40080, 0x400C0]);
+    let slabs = [0x9000, 0x1000, 0x20000, 0x20000, 0x40000, 0x40000, 0x40000, 0x40000];
+    let addrs = [0x9000, 0x1000, 0x20000, 0x20040, 0x40000, 0x40040, 0x40080, 0x400C0];
+    assert_eq!(taken, (0..8).map(|i| array(addrs[i], slabs[i]).unwrap()).collect::<Vec<_>>());
     assert_eq!((s.total(), s.in_use()), (8, 8));
-    assert_eq!(s.slab_list().collect::<Vec<_>>(), [(0x9000, 1), (0x1000, 1), (0x20000, 2), (0x40000, 4)]);
-    for &addr in taken.iter().rev() {
+    assert_eq!(s.slab_tags().collect::<Vec<_>>(), [0x9000, 0x1000, 0x20000, 0x40000].map(|b| slab_at(b).1));
+    for &(addr, _) in taken.iter().rev() {
         assert_eq!(s.give_back(addr), Ok(()), "{addr:#x}");
     }
     assert_eq!(s.in_use(), 0);
     assert_eq!(s.give_back(0x1040), Err(Error::NotFromPool));
     // all free again: no growth, and LIFO order
-    assert_eq!(s.take_or_grow(0, never), Ok(0x9000));
+    assert_eq!(s.take_or_grow(0, never).ok(), array(0x9000, 0x9000));
 }
 
 #[test]
 fn growth_failure_leaves_the_pool_unchanged() {
     let s = list_with(64, 0x1000, 1);
-    assert_eq!(s.take(), Some(0x1000));
+    assert_eq!(s.take(), array(0x1000, 0x1000));
     let e = Error::Alloc { nbytes: 64, alignment: 64 };
     assert_eq!(s.take_or_grow(1, |_| Err(e)), Err(e));
     assert_eq!((s.total(), s.in_use()), (1, 1));
-    assert_eq!(s.take_or_grow(1, |_| Ok(0x8000)), Ok(0x8000));
+    assert_eq!(s.take_or_grow(1, |_| Ok(slab_at(0x8000))).ok(), array(0x8000, 0x8000));
     assert_eq!((s.total(), s.in_use()), (2, 2));
 }
 
@@ -150,8 +163,8 @@ fn empty_pool_refuses_everything() {
 #[test]
 fn lookup_with_slots_that_are_not_powers_of_two() {
     let s = list_with(192, 0x4000, 4);
-    let taken: Vec<usize> = (0..4).map(|_| s.take().unwrap()).collect();
-    assert_eq!(taken, [0x4000, 0x4000 + 192, 0x4000 + 384, 0x4000 + 576]);
+    let taken: Vec<_> = (0..4).map(|_| s.take()).collect();
+    assert_eq!(taken, [0x4000, 0x4000 + 192, 0x4000 + 384, 0x4000 + 576].map(|a| array(a, 0x4000)));
     for bad in [0x4000 + 64, 0x4000 + 128, 0x4000 + 4 * 192, 0x4000 + 191] {
         assert_eq!(s.give_back(bad), Err(Error::NotFromPool), "{bad:#x}");
     }
@@ -181,7 +194,8 @@ fn concurrent_take_and_give_back() {
                     let n = 1 + r % 3;
                     let mut held = [0usize; 3];
                     for h in held.iter_mut().take(n) {
-                        *h = s.take_or_grow(2, |count| Ok(next_base.fetch_add(count * 64, SeqCst))).unwrap();
+                        let grow = |count| Ok(slab_at(next_base.fetch_add(count * 64, SeqCst)));
+                        *h = s.take_or_grow(2, grow).unwrap().0;
                         assert_eq!(owner[slot_of(*h)].swap(t, SeqCst), 0, "array held twice");
                     }
                     for &h in held.iter().take(n).rev() {
