@@ -114,6 +114,80 @@ static inline int __mvs_pyx_publish(void **slot, void *memview) {
 #define __mvs_pyx_pin(slot, view) \
     (__mvs_pyx_publish(&(slot), (void *)(view).memview) ? (__PYX_INC_MEMVIEW(&(view), 1), 1) : 0)
 
+/* Typed memoryviews of buffers and pools (from_buffer_Nd, from_buffer_const_Nd,
+   pool_acquire_Nd and pool_acquire_f_Nd of the <dtype>.pxd files). A view's owner is a
+   memoryview object made by the module's own Cython over an export of the buffer
+   (memviewslice.owners.owner_export) that holds a memory reference to it
+   (mvs_buffer_retain_memory). The owner is attached to the buffer (mvs_buffer_attach) under a
+   key per module, dtype, ndim and constness, and the attachment holds one acquisition of it.
+   So while the buffer has references, its views are made and dropped with atomic additions:
+   only the first view of each kind takes the GIL, once, to make the owner. At the buffer's
+   last reference the attachment's acquisition is released (the detach callback): the owner,
+   hence the memory, lives on while views made from it (typed memoryviews, NumPy arrays,
+   memoryviews) do, and the last of them frees it, taking the GIL as any Cython memoryview's
+   last release does. A pool's slabs are buffers, of which the pool holds the references. */
+
+/* Makes the owner of `buffer`'s views of `ndim` dimensions (const ones when `is_const`),
+   taking the GIL; NULL with the exception set when it cannot. */
+typedef void *(*__mvs_pyx_make_fn)(mvs_buffer *buffer, int ndim, int is_const);
+
+/* `status` of the library call that wrote the view `r` of `buffer`, with the owner attached
+   under `key` (made by `make` when there is none yet) put in r's memview on success. Left
+   NULL, with the exception set, when the owner could not be made. */
+static inline mvs_status __mvs_pyx_buffer_owned(mvs_status status, mvs_slice *r, mvs_buffer *buffer, const void *key,
+                                                int ndim, int is_const, __mvs_pyx_make_fn make) {
+    if (status != MVS_OK) return status;
+    void *owner = NULL;
+    (void)mvs_buffer_attached(buffer, key, &owner); /* cannot fail: buffer is not NULL */
+    r->memview = owner ? owner : make(buffer, ndim, is_const);
+    return MVS_OK;
+}
+
+/* An array of `pool` checked to be `ndim`-d, of `itemsize`-byte items, contiguous in `order`,
+   into `r`, with its slab's owner (as __mvs_pyx_buffer_owned). An array whose owner could not
+   be made is given back. */
+static inline mvs_status __mvs_pyx_pool_owned(mvs_pool *pool, ptrdiff_t itemsize, int ndim, int order, mvs_slice *r,
+                                              const void *key, __mvs_pyx_make_fn make) {
+    mvs_buffer *slab = NULL;
+    mvs_status status = mvs_pool_acquire_slab(pool, itemsize, ndim, order, r, &slab);
+    if (status == MVS_OK) {
+        (void)__mvs_pyx_buffer_owned(status, r, slab, key, ndim, 0, make);
+        if (!r->memview) (void)mvs_pool_release(pool, r);
+    }
+    return status;
+}
+
+/* With the GIL: attaches the memoryview object `*memview` (of a typed memoryview variable) to
+   `buffer` under `key`, unless an owner is attached already, and returns the owner attached.
+   When `*memview` is attached, the variable's acquisition moves to the attachment (the variable
+   is left empty, and `detach` releases the acquisition). NULL with ValueError on failure. */
+static inline void *__mvs_pyx_attach_owner(mvs_buffer *buffer, const void *key, void **memview, mvs_detach_fn detach) {
+    void *owner = NULL;
+    mvs_status status = mvs_buffer_attach(buffer, key, *memview, detach, &owner);
+    if (status != MVS_OK) {
+        PyErr_SetString(PyExc_ValueError, mvs_last_error());
+        return NULL;
+    }
+    if (owner == *memview) *memview = NULL;
+    return owner;
+}
+#define __mvs_pyx_attach(buffer, key, view, detach) \
+    __mvs_pyx_attach_owner((buffer), (key), (void **)&(view).memview, (detach))
+
+/* A typed memoryview holding the acquisition of `owner` that an attachment held, for the detach
+   callback to release it as Cython releases any view. */
+#define __mvs_pyx_adopt_body(owner) \
+    __Pyx_memviewslice __mvs_a; \
+    void *__mvs_o = (owner); \
+    memset(&__mvs_a, 0, sizeof __mvs_a); \
+    memcpy(&__mvs_a.memview, &__mvs_o, sizeof __mvs_o);
+
+/* 0 for MVS_OK; otherwise raises as __mvs_pyx_raise does, and returns -1. */
+static inline int __mvs_pyx_check_status(mvs_status status) { return status == MVS_OK ? 0 : __mvs_pyx_raise(status); }
+
+/* Gives an array acquired with pool_acquire_Nd back to `pool` (only view.data is read). */
+#define __mvs_pyx_pool_release(pool, view) __mvs_pyx_check_status(mvs_pool_release((pool), __mvs_pyx_src(view)))
+
 /* The body of every helper: `call` writes into __mvs_r (and the result's ndim into __mvs_nd);
    `expected` is the ndim the result must have, or -1. */
 #define __MVS_PYX_BODY(call, expected) \
@@ -132,9 +206,11 @@ static inline int __mvs_pyx_publish(void **slot, void *memview) {
 /* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
 #if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
 #define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
+#define __mvs_pyx_adopt(owner) __extension__({ __mvs_pyx_adopt_body(owner) __mvs_a; })
 #elif defined(__cplusplus)
 #define __MVS_PYX_VIEW(call, expected) \
     ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
+#define __mvs_pyx_adopt(owner) ([&]() -> __Pyx_memviewslice { __mvs_pyx_adopt_body(owner) return __mvs_a; }())
 #else
 #error "memviewslice's Cython helpers need GCC's or Clang's statement expressions, or C++11"
 #endif

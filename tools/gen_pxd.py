@@ -32,6 +32,9 @@ DTYPES = [
     ("c64", "float complex", "(2 * sizeof(float))"), ("c128", "double complex", "(2 * sizeof(double))"),
 ]
 NDIMS = range(1, 8)  # Cython's typed memoryviews have at most 7 dimensions.
+# The PEP 3118 format of each dtype, for the exports that owners of buffers are made from.
+FORMATS = {"i8": "b", "i16": "h", "i32": "i", "i64": "q", "u8": "B", "u16": "H", "u32": "I", "u64": "Q",
+           "f32": "f", "f64": "d", "c64": "Zf", "c128": "Zd"}
 
 
 class Helper:
@@ -237,6 +240,80 @@ static inline int __mvs_pyx_publish(void **slot, void *memview) {
 #define __mvs_pyx_pin(slot, view) \
     (__mvs_pyx_publish(&(slot), (void *)(view).memview) ? (__PYX_INC_MEMVIEW(&(view), 1), 1) : 0)
 
+/* Typed memoryviews of buffers and pools (from_buffer_Nd, from_buffer_const_Nd,
+   pool_acquire_Nd and pool_acquire_f_Nd of the <dtype>.pxd files). A view's owner is a
+   memoryview object made by the module's own Cython over an export of the buffer
+   (memviewslice.owners.owner_export) that holds a memory reference to it
+   (mvs_buffer_retain_memory). The owner is attached to the buffer (mvs_buffer_attach) under a
+   key per module, dtype, ndim and constness, and the attachment holds one acquisition of it.
+   So while the buffer has references, its views are made and dropped with atomic additions:
+   only the first view of each kind takes the GIL, once, to make the owner. At the buffer's
+   last reference the attachment's acquisition is released (the detach callback): the owner,
+   hence the memory, lives on while views made from it (typed memoryviews, NumPy arrays,
+   memoryviews) do, and the last of them frees it, taking the GIL as any Cython memoryview's
+   last release does. A pool's slabs are buffers, of which the pool holds the references. */
+
+/* Makes the owner of `buffer`'s views of `ndim` dimensions (const ones when `is_const`),
+   taking the GIL; NULL with the exception set when it cannot. */
+typedef void *(*__mvs_pyx_make_fn)(mvs_buffer *buffer, int ndim, int is_const);
+
+/* `status` of the library call that wrote the view `r` of `buffer`, with the owner attached
+   under `key` (made by `make` when there is none yet) put in r's memview on success. Left
+   NULL, with the exception set, when the owner could not be made. */
+static inline mvs_status __mvs_pyx_buffer_owned(mvs_status status, mvs_slice *r, mvs_buffer *buffer, const void *key,
+                                                int ndim, int is_const, __mvs_pyx_make_fn make) {
+    if (status != MVS_OK) return status;
+    void *owner = NULL;
+    (void)mvs_buffer_attached(buffer, key, &owner); /* cannot fail: buffer is not NULL */
+    r->memview = owner ? owner : make(buffer, ndim, is_const);
+    return MVS_OK;
+}
+
+/* An array of `pool` checked to be `ndim`-d, of `itemsize`-byte items, contiguous in `order`,
+   into `r`, with its slab's owner (as __mvs_pyx_buffer_owned). An array whose owner could not
+   be made is given back. */
+static inline mvs_status __mvs_pyx_pool_owned(mvs_pool *pool, ptrdiff_t itemsize, int ndim, int order, mvs_slice *r,
+                                              const void *key, __mvs_pyx_make_fn make) {
+    mvs_buffer *slab = NULL;
+    mvs_status status = mvs_pool_acquire_slab(pool, itemsize, ndim, order, r, &slab);
+    if (status == MVS_OK) {
+        (void)__mvs_pyx_buffer_owned(status, r, slab, key, ndim, 0, make);
+        if (!r->memview) (void)mvs_pool_release(pool, r);
+    }
+    return status;
+}
+
+/* With the GIL: attaches the memoryview object `*memview` (of a typed memoryview variable) to
+   `buffer` under `key`, unless an owner is attached already, and returns the owner attached.
+   When `*memview` is attached, the variable's acquisition moves to the attachment (the variable
+   is left empty, and `detach` releases the acquisition). NULL with ValueError on failure. */
+static inline void *__mvs_pyx_attach_owner(mvs_buffer *buffer, const void *key, void **memview, mvs_detach_fn detach) {
+    void *owner = NULL;
+    mvs_status status = mvs_buffer_attach(buffer, key, *memview, detach, &owner);
+    if (status != MVS_OK) {
+        PyErr_SetString(PyExc_ValueError, mvs_last_error());
+        return NULL;
+    }
+    if (owner == *memview) *memview = NULL;
+    return owner;
+}
+#define __mvs_pyx_attach(buffer, key, view, detach) \
+    __mvs_pyx_attach_owner((buffer), (key), (void **)&(view).memview, (detach))
+
+/* A typed memoryview holding the acquisition of `owner` that an attachment held, for the detach
+   callback to release it as Cython releases any view. */
+#define __mvs_pyx_adopt_body(owner) \
+    __Pyx_memviewslice __mvs_a; \
+    void *__mvs_o = (owner); \
+    memset(&__mvs_a, 0, sizeof __mvs_a); \
+    memcpy(&__mvs_a.memview, &__mvs_o, sizeof __mvs_o);
+
+/* 0 for MVS_OK; otherwise raises as __mvs_pyx_raise does, and returns -1. */
+static inline int __mvs_pyx_check_status(mvs_status status) { return status == MVS_OK ? 0 : __mvs_pyx_raise(status); }
+
+/* Gives an array acquired with pool_acquire_Nd back to `pool` (only view.data is read). */
+#define __mvs_pyx_pool_release(pool, view) __mvs_pyx_check_status(mvs_pool_release((pool), __mvs_pyx_src(view)))
+
 /* The body of every helper: `call` writes into __mvs_r (and the result's ndim into __mvs_nd);
    `expected` is the ndim the result must have, or -1. */
 #define __MVS_PYX_BODY(call, expected) \
@@ -255,9 +332,11 @@ static inline int __mvs_pyx_publish(void **slot, void *memview) {
 /* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
 #if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
 #define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
+#define __mvs_pyx_adopt(owner) __extension__({ __mvs_pyx_adopt_body(owner) __mvs_a; })
 #elif defined(__cplusplus)
 #define __MVS_PYX_VIEW(call, expected) \
     ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
+#define __mvs_pyx_adopt(owner) ([&]() -> __Pyx_memviewslice { __mvs_pyx_adopt_body(owner) return __mvs_a; }())
 #else
 #error "memviewslice's Cython helpers need GCC's or Clang's statement expressions, or C++11"
 #endif
@@ -344,6 +423,92 @@ cdef inline void *_make_owner(int ndim) except NULL:
 '''
 
 
+def owned_memory(code, ctype, size):
+    """The helpers of buffers and pools for one dtype (see mvs_pyx.h): the keys of this
+    module's owners, _make_buffer_owner (which C calls by the name Cython gives it) and
+    _release_owner (the detach callback), and the macros."""
+    make = f"__pyx_f_12memviewslice_{len(code)}{code}__make_buffer_owner"
+    key = f"&__mvs_pyx_keys_{code}"
+    macros = "".join(
+        f"    #define __mvs_pyx_{code}_from_buffer{'_const' if c else ''}_{n}d(buffer, offset, shape, order) "
+        f"__MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), {size}, {n}, (shape), (order), "
+        f"{1 - c}, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), {key}[{c}][{n}], {n}, {c}, "
+        f"__mvs_pyx_make_buffer_owner_{code}), -1)\n" for n in NDIMS for c in (0, 1))
+    macros += "".join(
+        f"    #define __mvs_pyx_{code}_pool_acquire{'_f' if o == 'F' else ''}_{n}d(pool) "
+        f"__MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), {size}, {n}, '{o}', (mvs_slice *)&__mvs_r, {key}[0][{n}], "
+        f"__mvs_pyx_make_buffer_owner_{code}), -1)\n" for n in NDIMS for o in ("CF" if n > 1 else "C"))
+    attach = "".join(
+        f'    void *_attach{"_c" if c else ""}{n} "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, '
+        f'{"const " if c else ""}{memoryview(ctype, n)} view, mvs_detach_fn detach) except NULL\n'
+        for n in NDIMS for c in (0, 1))
+    c_order = lambda n: f"{ctype}[{', '.join([':'] * (n - 1) + ['::1'])}]"
+    f_order = lambda n: f"{ctype}[{', '.join(['::1'] + [':'] * (n - 1))}]"
+    decls = "".join(
+        f"    # A C- (b'C') or F- (b'F') contiguous view of shape[:{n}] items starting `offset` items into the buffer.\n"
+        f'    {memoryview(ctype, n)} from_buffer_{n}d "__mvs_pyx_{code}_from_buffer_{n}d"'
+        f"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)\n"
+        f'    const {memoryview(ctype, n)} from_buffer_const_{n}d "__mvs_pyx_{code}_from_buffer_const_{n}d"'
+        f"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)\n"
+        f"    # An array of a pool of {n}-d {ctype} arrays (memviewslice.owners.Pool), and giving it back.\n"
+        f'    {c_order(n)} pool_acquire_{n}d "__mvs_pyx_{code}_pool_acquire_{n}d"(mvs_pool *pool)\n'
+        + (f'    {f_order(n)} pool_acquire_f_{n}d "__mvs_pyx_{code}_pool_acquire_f_{n}d"(mvs_pool *pool)\n' if n > 1 else "")
+        + f'    int pool_release_{n}d "__mvs_pyx_pool_release"(mvs_pool *pool, {memoryview(ctype, n)} view) except -1\n'
+        for n in NDIMS)
+    locals_ = "".join(f"    cdef {memoryview(ctype, n)} t{n}\n    cdef const {memoryview(ctype, n)} c{n}\n" for n in NDIMS)
+    cases = "".join(f"    {'if' if n == 1 else 'elif'} ndim == {n}:\n"
+                    f"        if is_const:\n"
+                    f"            c{n} = e\n"
+                    f"            return _attach_c{n}(buffer, key, c{n}, _release_owner)\n"
+                    f"        t{n} = e\n"
+                    f"        return _attach{n}(buffer, key, t{n}, _release_owner)\n" for n in NDIMS)
+    return f'''
+# Views of mvs_buffers and arrays of pools, made in nogil code; each keeps its memory alive (the
+# buffer's deallocator runs once, after the last view, NumPy array or memoryview made from it).
+# from_buffer_Nd needs a writable buffer; from_buffer_const_Nd takes any, and its views (and
+# NumPy arrays made from them) are read-only. The caller holds a reference to the buffer during
+# the call, and may release it right after: the views keep the memory, not the reference. The
+# owner of a buffer's views is one memoryview object of this module per buffer, number of
+# dimensions and constness, attached to the buffer (mvs_pyx.h says how): the first view of each
+# kind of a buffer (of each slab, for a pool) takes the GIL once, to make it; the others take
+# none while the buffer has references. Derivations of const views: Cython's own slicing (the
+# helpers above take writable views). ValueError with the library's message for a NULL buffer,
+# a negative offset or extent, an order other than b'C' or b'F', a shape that does not fit the
+# buffer, a writable view of a read-only buffer; for a pool of other arrays, an array given
+# back twice or not from the pool.
+cdef extern from *:
+    """
+    static char __mvs_pyx_keys_{code}[2][8];
+    static CYTHON_INLINE void *{make}(mvs_buffer *, int, int);
+    static void *__mvs_pyx_make_buffer_owner_{code}(mvs_buffer *buffer, int ndim, int is_const) {{
+        PyGILState_STATE gil = PyGILState_Ensure();
+        void *owner = {make}(buffer, ndim, is_const);
+        PyGILState_Release(gil);
+        return owner;
+    }}
+{macros}    """
+    char _keys "__mvs_pyx_keys_{code}"[2][8]
+{attach}
+cdef extern from * nogil:
+    {ctype}[:] _adopt "__mvs_pyx_adopt"(void *owner)
+{decls}
+
+cdef inline void _release_owner(void *owner) noexcept nogil:
+    """The detach callback of this module's owners: releases the attachment's acquisition of
+    `owner`, as the end of a typed memoryview's life does."""
+    cdef {ctype}[:] v = _adopt(owner)
+
+
+cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const) except NULL:
+    """This module's owner of {ctype} views of `buffer` of `ndim` dimensions, const ones when
+    `is_const`: made and attached on the first call (with the GIL; C calls it as
+    {make})."""
+    cdef const void *key = &_keys[is_const][ndim]
+{locals_}    e = _owner_export(buffer, ndim, {size}, b"{FORMATS[code]}")
+{cases}    return NULL
+'''
+
+
 def dtype_file(code, ctype, size):
     """memviewslice/<code>.pxd: every helper for one element type."""
     stdint = "from libc.stdint cimport " + ctype + "\n" if ctype.endswith("_t") else ""
@@ -363,7 +528,8 @@ def dtype_file(code, ctype, size):
 # works and how to add a combination missing here, memviewslice.h for every operation's exact
 # rules.
 
-{stdint}from memviewslice cimport mvs_slice, mvs_index_item
+{stdint}from memviewslice cimport mvs_slice, mvs_index_item, mvs_buffer, mvs_pool, mvs_detach_fn
+from memviewslice.owners cimport owner_export as _owner_export
 
 # Names of the memoryview types, for pointer casts such as `(<view_2d *>&out)[0]` (Cython 0.29
 # converts no memoryview to or from them: declare variables with the type spelled out there).
@@ -374,7 +540,7 @@ cdef extern from "mvs_pyx.h" nogil:
     # mvs_split_sections. ValueError for a view built by mvs_view_contiguous or
     # mvs_view_strided (their memview is NULL).
 {from_slice}
-{''.join(h.pxd(code, ctype) for h in helpers())}{raw_memory(code, ctype, size)}'''
+{''.join(h.pxd(code, ctype) for h in helpers())}{raw_memory(code, ctype, size)}{owned_memory(code, ctype, size)}'''
 
 
 def version():

@@ -152,18 +152,25 @@ cdef extern from "memviewslice.h" nogil:
     ctypedef struct mvs_pool:
         pass
     ctypedef void (*mvs_dealloc_fn)(void *data, void *ctx) noexcept nogil
+    ctypedef void (*mvs_detach_fn)(void *value) noexcept nogil
     mvs_status mvs_buffer_alloc(Py_ssize_t nbytes, Py_ssize_t alignment, int flags, mvs_buffer **out)
     mvs_status mvs_buffer_wrap(void *data, Py_ssize_t nbytes, mvs_dealloc_fn dealloc, void *ctx, int flags, mvs_buffer **out)
     mvs_status mvs_buffer_retain(mvs_buffer *buffer)
     void mvs_buffer_release(mvs_buffer *buffer)
+    mvs_status mvs_buffer_retain_memory(mvs_buffer *buffer)
+    void mvs_buffer_release_memory(mvs_buffer *buffer)
+    mvs_status mvs_buffer_attach(mvs_buffer *buffer, const void *key, void *value, mvs_detach_fn detach, void **out_value)
+    mvs_status mvs_buffer_attached(const mvs_buffer *buffer, const void *key, void **out)
     mvs_status mvs_buffer_data(const mvs_buffer *buffer, void **out)
     mvs_status mvs_buffer_size(const mvs_buffer *buffer, Py_ssize_t *out)
     mvs_status mvs_buffer_readonly(const mvs_buffer *buffer, int *out)
     mvs_status mvs_buffer_refcount(const mvs_buffer *buffer, Py_ssize_t *out)
     mvs_status mvs_buffer_view(mvs_buffer *buffer, Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape, int order, mvs_slice *out)
+    mvs_status mvs_buffer_view_at(mvs_buffer *buffer, Py_ssize_t offset, Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape, int order, int writable, mvs_slice *out)
     mvs_status mvs_buffer_of(const mvs_slice *view, mvs_buffer **out)
     mvs_status mvs_pool_create(Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape, int order, Py_ssize_t capacity, mvs_pool **out)
     mvs_status mvs_pool_acquire(mvs_pool *pool, mvs_slice *out)
+    mvs_status mvs_pool_acquire_slab(mvs_pool *pool, Py_ssize_t itemsize, int ndim, int order, mvs_slice *out, mvs_buffer **out_slab)
     mvs_status mvs_pool_release(mvs_pool *pool, const mvs_slice *view)
     mvs_status mvs_pool_counts(const mvs_pool *pool, Py_ssize_t *out_arrays, Py_ssize_t *out_acquired)
     void mvs_pool_destroy(mvs_pool *pool)

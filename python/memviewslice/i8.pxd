@@ -12,7 +12,8 @@
 # rules.
 
 from libc.stdint cimport int8_t
-from memviewslice cimport mvs_slice, mvs_index_item
+from memviewslice cimport mvs_slice, mvs_index_item, mvs_buffer, mvs_pool, mvs_detach_fn
+from memviewslice.owners cimport owner_export as _owner_export
 
 # Names of the memoryview types, for pointer casts such as `(<view_2d *>&out)[0]` (Cython 0.29
 # converts no memoryview to or from them: declare variables with the type spelled out there).
@@ -716,3 +717,192 @@ cdef inline void *_make_owner(int ndim) except NULL:
         t7 = <int8_t[:1, :1, :1, :1, :1, :1, :1]> <int8_t *> _dummy
         _pin7(_owners[7], t7)
     return _owner_load(&_owners[ndim])
+
+# Views of mvs_buffers and arrays of pools, made in nogil code; each keeps its memory alive (the
+# buffer's deallocator runs once, after the last view, NumPy array or memoryview made from it).
+# from_buffer_Nd needs a writable buffer; from_buffer_const_Nd takes any, and its views (and
+# NumPy arrays made from them) are read-only. The caller holds a reference to the buffer during
+# the call, and may release it right after: the views keep the memory, not the reference. The
+# owner of a buffer's views is one memoryview object of this module per buffer, number of
+# dimensions and constness, attached to the buffer (mvs_pyx.h says how): the first view of each
+# kind of a buffer (of each slab, for a pool) takes the GIL once, to make it; the others take
+# none while the buffer has references. Derivations of const views: Cython's own slicing (the
+# helpers above take writable views). ValueError with the library's message for a NULL buffer,
+# a negative offset or extent, an order other than b'C' or b'F', a shape that does not fit the
+# buffer, a writable view of a read-only buffer; for a pool of other arrays, an array given
+# back twice or not from the pool.
+cdef extern from *:
+    """
+    static char __mvs_pyx_keys_i8[2][8];
+    static CYTHON_INLINE void *__pyx_f_12memviewslice_2i8__make_buffer_owner(mvs_buffer *, int, int);
+    static void *__mvs_pyx_make_buffer_owner_i8(mvs_buffer *buffer, int ndim, int is_const) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        void *owner = __pyx_f_12memviewslice_2i8__make_buffer_owner(buffer, ndim, is_const);
+        PyGILState_Release(gil);
+        return owner;
+    }
+    #define __mvs_pyx_i8_from_buffer_1d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 1, (shape), (order), 1, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[0][1], 1, 0, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_const_1d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 1, (shape), (order), 0, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[1][1], 1, 1, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_2d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 2, (shape), (order), 1, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[0][2], 2, 0, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_const_2d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 2, (shape), (order), 0, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[1][2], 2, 1, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_3d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 3, (shape), (order), 1, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[0][3], 3, 0, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_const_3d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 3, (shape), (order), 0, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[1][3], 3, 1, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_4d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 4, (shape), (order), 1, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[0][4], 4, 0, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_const_4d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 4, (shape), (order), 0, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[1][4], 4, 1, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_5d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 5, (shape), (order), 1, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[0][5], 5, 0, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_const_5d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 5, (shape), (order), 0, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[1][5], 5, 1, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_6d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 6, (shape), (order), 1, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[0][6], 6, 0, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_const_6d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 6, (shape), (order), 0, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[1][6], 6, 1, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_7d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 7, (shape), (order), 1, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[0][7], 7, 0, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_from_buffer_const_7d(buffer, offset, shape, order) __MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), 1, 7, (shape), (order), 0, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), &__mvs_pyx_keys_i8[1][7], 7, 1, __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_1d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 1, 'C', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][1], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_2d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 2, 'C', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][2], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_f_2d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 2, 'F', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][2], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_3d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 3, 'C', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][3], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_f_3d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 3, 'F', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][3], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_4d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 4, 'C', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][4], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_f_4d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 4, 'F', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][4], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_5d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 5, 'C', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][5], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_f_5d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 5, 'F', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][5], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_6d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 6, 'C', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][6], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_f_6d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 6, 'F', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][6], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_7d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 7, 'C', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][7], __mvs_pyx_make_buffer_owner_i8), -1)
+    #define __mvs_pyx_i8_pool_acquire_f_7d(pool) __MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), 1, 7, 'F', (mvs_slice *)&__mvs_r, &__mvs_pyx_keys_i8[0][7], __mvs_pyx_make_buffer_owner_i8), -1)
+    """
+    char _keys "__mvs_pyx_keys_i8"[2][8]
+    void *_attach1 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, int8_t[:] view, mvs_detach_fn detach) except NULL
+    void *_attach_c1 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, const int8_t[:] view, mvs_detach_fn detach) except NULL
+    void *_attach2 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, int8_t[:, :] view, mvs_detach_fn detach) except NULL
+    void *_attach_c2 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, const int8_t[:, :] view, mvs_detach_fn detach) except NULL
+    void *_attach3 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, int8_t[:, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach_c3 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, const int8_t[:, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach4 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, int8_t[:, :, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach_c4 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, const int8_t[:, :, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach5 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, int8_t[:, :, :, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach_c5 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, const int8_t[:, :, :, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach6 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, int8_t[:, :, :, :, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach_c6 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, const int8_t[:, :, :, :, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach7 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, int8_t[:, :, :, :, :, :, :] view, mvs_detach_fn detach) except NULL
+    void *_attach_c7 "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, const int8_t[:, :, :, :, :, :, :] view, mvs_detach_fn detach) except NULL
+
+cdef extern from * nogil:
+    int8_t[:] _adopt "__mvs_pyx_adopt"(void *owner)
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:1] items starting `offset` items into the buffer.
+    int8_t[:] from_buffer_1d "__mvs_pyx_i8_from_buffer_1d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    const int8_t[:] from_buffer_const_1d "__mvs_pyx_i8_from_buffer_const_1d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    # An array of a pool of 1-d int8_t arrays (memviewslice.owners.Pool), and giving it back.
+    int8_t[::1] pool_acquire_1d "__mvs_pyx_i8_pool_acquire_1d"(mvs_pool *pool)
+    int pool_release_1d "__mvs_pyx_pool_release"(mvs_pool *pool, int8_t[:] view) except -1
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:2] items starting `offset` items into the buffer.
+    int8_t[:, :] from_buffer_2d "__mvs_pyx_i8_from_buffer_2d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    const int8_t[:, :] from_buffer_const_2d "__mvs_pyx_i8_from_buffer_const_2d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    # An array of a pool of 2-d int8_t arrays (memviewslice.owners.Pool), and giving it back.
+    int8_t[:, ::1] pool_acquire_2d "__mvs_pyx_i8_pool_acquire_2d"(mvs_pool *pool)
+    int8_t[::1, :] pool_acquire_f_2d "__mvs_pyx_i8_pool_acquire_f_2d"(mvs_pool *pool)
+    int pool_release_2d "__mvs_pyx_pool_release"(mvs_pool *pool, int8_t[:, :] view) except -1
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:3] items starting `offset` items into the buffer.
+    int8_t[:, :, :] from_buffer_3d "__mvs_pyx_i8_from_buffer_3d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    const int8_t[:, :, :] from_buffer_const_3d "__mvs_pyx_i8_from_buffer_const_3d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    # An array of a pool of 3-d int8_t arrays (memviewslice.owners.Pool), and giving it back.
+    int8_t[:, :, ::1] pool_acquire_3d "__mvs_pyx_i8_pool_acquire_3d"(mvs_pool *pool)
+    int8_t[::1, :, :] pool_acquire_f_3d "__mvs_pyx_i8_pool_acquire_f_3d"(mvs_pool *pool)
+    int pool_release_3d "__mvs_pyx_pool_release"(mvs_pool *pool, int8_t[:, :, :] view) except -1
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:4] items starting `offset` items into the buffer.
+    int8_t[:, :, :, :] from_buffer_4d "__mvs_pyx_i8_from_buffer_4d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    const int8_t[:, :, :, :] from_buffer_const_4d "__mvs_pyx_i8_from_buffer_const_4d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    # An array of a pool of 4-d int8_t arrays (memviewslice.owners.Pool), and giving it back.
+    int8_t[:, :, :, ::1] pool_acquire_4d "__mvs_pyx_i8_pool_acquire_4d"(mvs_pool *pool)
+    int8_t[::1, :, :, :] pool_acquire_f_4d "__mvs_pyx_i8_pool_acquire_f_4d"(mvs_pool *pool)
+    int pool_release_4d "__mvs_pyx_pool_release"(mvs_pool *pool, int8_t[:, :, :, :] view) except -1
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:5] items starting `offset` items into the buffer.
+    int8_t[:, :, :, :, :] from_buffer_5d "__mvs_pyx_i8_from_buffer_5d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    const int8_t[:, :, :, :, :] from_buffer_const_5d "__mvs_pyx_i8_from_buffer_const_5d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    # An array of a pool of 5-d int8_t arrays (memviewslice.owners.Pool), and giving it back.
+    int8_t[:, :, :, :, ::1] pool_acquire_5d "__mvs_pyx_i8_pool_acquire_5d"(mvs_pool *pool)
+    int8_t[::1, :, :, :, :] pool_acquire_f_5d "__mvs_pyx_i8_pool_acquire_f_5d"(mvs_pool *pool)
+    int pool_release_5d "__mvs_pyx_pool_release"(mvs_pool *pool, int8_t[:, :, :, :, :] view) except -1
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:6] items starting `offset` items into the buffer.
+    int8_t[:, :, :, :, :, :] from_buffer_6d "__mvs_pyx_i8_from_buffer_6d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    const int8_t[:, :, :, :, :, :] from_buffer_const_6d "__mvs_pyx_i8_from_buffer_const_6d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    # An array of a pool of 6-d int8_t arrays (memviewslice.owners.Pool), and giving it back.
+    int8_t[:, :, :, :, :, ::1] pool_acquire_6d "__mvs_pyx_i8_pool_acquire_6d"(mvs_pool *pool)
+    int8_t[::1, :, :, :, :, :] pool_acquire_f_6d "__mvs_pyx_i8_pool_acquire_f_6d"(mvs_pool *pool)
+    int pool_release_6d "__mvs_pyx_pool_release"(mvs_pool *pool, int8_t[:, :, :, :, :, :] view) except -1
+    # A C- (b'C') or F- (b'F') contiguous view of shape[:7] items starting `offset` items into the buffer.
+    int8_t[:, :, :, :, :, :, :] from_buffer_7d "__mvs_pyx_i8_from_buffer_7d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    const int8_t[:, :, :, :, :, :, :] from_buffer_const_7d "__mvs_pyx_i8_from_buffer_const_7d"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    # An array of a pool of 7-d int8_t arrays (memviewslice.owners.Pool), and giving it back.
+    int8_t[:, :, :, :, :, :, ::1] pool_acquire_7d "__mvs_pyx_i8_pool_acquire_7d"(mvs_pool *pool)
+    int8_t[::1, :, :, :, :, :, :] pool_acquire_f_7d "__mvs_pyx_i8_pool_acquire_f_7d"(mvs_pool *pool)
+    int pool_release_7d "__mvs_pyx_pool_release"(mvs_pool *pool, int8_t[:, :, :, :, :, :, :] view) except -1
+
+
+cdef inline void _release_owner(void *owner) noexcept nogil:
+    """The detach callback of this module's owners: releases the attachment's acquisition of
+    `owner`, as the end of a typed memoryview's life does."""
+    cdef int8_t[:] v = _adopt(owner)
+
+
+cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const) except NULL:
+    """This module's owner of int8_t views of `buffer` of `ndim` dimensions, const ones when
+    `is_const`: made and attached on the first call (with the GIL; C calls it as
+    __pyx_f_12memviewslice_2i8__make_buffer_owner)."""
+    cdef const void *key = &_keys[is_const][ndim]
+    cdef int8_t[:] t1
+    cdef const int8_t[:] c1
+    cdef int8_t[:, :] t2
+    cdef const int8_t[:, :] c2
+    cdef int8_t[:, :, :] t3
+    cdef const int8_t[:, :, :] c3
+    cdef int8_t[:, :, :, :] t4
+    cdef const int8_t[:, :, :, :] c4
+    cdef int8_t[:, :, :, :, :] t5
+    cdef const int8_t[:, :, :, :, :] c5
+    cdef int8_t[:, :, :, :, :, :] t6
+    cdef const int8_t[:, :, :, :, :, :] c6
+    cdef int8_t[:, :, :, :, :, :, :] t7
+    cdef const int8_t[:, :, :, :, :, :, :] c7
+    e = _owner_export(buffer, ndim, 1, b"b")
+    if ndim == 1:
+        if is_const:
+            c1 = e
+            return _attach_c1(buffer, key, c1, _release_owner)
+        t1 = e
+        return _attach1(buffer, key, t1, _release_owner)
+    elif ndim == 2:
+        if is_const:
+            c2 = e
+            return _attach_c2(buffer, key, c2, _release_owner)
+        t2 = e
+        return _attach2(buffer, key, t2, _release_owner)
+    elif ndim == 3:
+        if is_const:
+            c3 = e
+            return _attach_c3(buffer, key, c3, _release_owner)
+        t3 = e
+        return _attach3(buffer, key, t3, _release_owner)
+    elif ndim == 4:
+        if is_const:
+            c4 = e
+            return _attach_c4(buffer, key, c4, _release_owner)
+        t4 = e
+        return _attach4(buffer, key, t4, _release_owner)
+    elif ndim == 5:
+        if is_const:
+            c5 = e
+            return _attach_c5(buffer, key, c5, _release_owner)
+        t5 = e
+        return _attach5(buffer, key, t5, _release_owner)
+    elif ndim == 6:
+        if is_const:
+            c6 = e
+            return _attach_c6(buffer, key, c6, _release_owner)
+        t6 = e
+        return _attach6(buffer, key, t6, _release_owner)
+    elif ndim == 7:
+        if is_const:
+            c7 = e
+            return _attach_c7(buffer, key, c7, _release_owner)
+        t7 = e
+        return _attach7(buffer, key, t7, _release_owner)
+    return NULL

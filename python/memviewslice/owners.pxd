@@ -22,12 +22,13 @@
 # was compiled against (_abi.pxd).
 
 cimport memviewslice._abi
-from memviewslice cimport mvs_slice, mvs_buffer
+from memviewslice cimport mvs_slice, mvs_buffer, mvs_pool
 
 
 cdef class BufferExport:
     # One view of an mvs_buffer, exported through the buffer protocol; made by export().
     cdef mvs_buffer *buffer
+    cdef bint memory_only  # holds a memory reference (owner_export), not a reference
     cdef char *data
     cdef int ndim
     cdef bint readonly
@@ -41,3 +42,36 @@ cdef class BufferExport:
 
 
 cdef BufferExport export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, format)
+cdef BufferExport owner_export(mvs_buffer *buffer, int ndim, Py_ssize_t itemsize, bytes format)
+
+
+# Pool(dtype, shape, order='C', capacity=16): arrays of one dtype (a struct-module format such
+# as 'd', or anything NumPy takes as a dtype), shape (up to 7 dimensions for typed
+# memoryviews) and order ('C' or 'F'), made once with the GIL, from Python or Cython. nogil
+# code acquires arrays as typed memoryviews and gives them back, with no GIL:
+#
+#     from memviewslice cimport f64
+#     from memviewslice.owners cimport Pool
+#
+#     cdef Pool pool = Pool('d', (3, 3))
+#     cdef double[:, ::1] m
+#     with nogil:
+#         m = f64.pool_acquire_2d(pool.pool)   # pool_acquire_f_2d for order 'F' (double[::1, :])
+#         ...                                  # m is a (3, 3) array, its content unspecified
+#         f64.pool_release_2d(pool.pool, m)    # ValueError if the pool did not hand m out, or
+#                                              # m was given back already
+#
+# A typed acquire checks the pool's item size, dimensions and order (ValueError otherwise). The
+# arrays live in slabs, mvs_buffers of which the pool holds references: a view's owner is its
+# slab's owner memoryview (see the <dtype>.pxd files), so an array stays valid while any typed
+# memoryview or NumPy array made from it lives, even after the pool is gone. The first acquire
+# from each slab, in each module and for each dtype and ndim, takes the GIL once, to make
+# the owner; a pool grows by a slab as large as all before when every array is out. After
+# pool_release, stop using the view: the pool may hand the array to another thread at once.
+# Thread-safe: any number of threads may acquire and release at once (a lock-free list).
+cdef class Pool:
+    cdef mvs_pool *pool
+    cdef readonly bytes format
+    cdef readonly Py_ssize_t itemsize
+    cdef readonly tuple shape
+    cdef readonly str order

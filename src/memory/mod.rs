@@ -75,7 +75,7 @@ impl fmt::Display for ArrayLayout {
             b'A' => String::new(),
             o => format!(", {}-contiguous", o as char),
         };
-        write!(f, "{}-d, of {}-byte items{order}", self.ndim, self.itemsize)
+        write!(f, "{}-d arrays of {}-byte items{order}", self.ndim, self.itemsize)
     }
 }
 
@@ -127,7 +127,7 @@ impl fmt::Display for Error {
             OffsetOverflow { offset, itemsize } => {
                 write!(f, "offset {offset} items of {itemsize} bytes is more than PTRDIFF_MAX bytes")
             }
-            PoolLayout { want, have } => write!(f, "the pool's arrays are {have}; arrays {want} were requested"),
+            PoolLayout { want, have } => write!(f, "the pool holds {have}; {want} were requested"),
         }
     }
 }
