@@ -56,9 +56,29 @@ gc.collect()
 print("after del col, mv:", handoff.frees())
 assert handoff.frees() == 1
 
+print("== handoff: C memory handed out as typed memoryviews made in nogil code, freed once")
+m, last = handoff.c_matrix_views(3, 4)
+arr = np.asarray(m)
+del m
+print(arr, "last row:", np.asarray(last))
+assert np.asarray(last).tolist() == [8, 9, 10, 11] and np.shares_memory(arr, np.asarray(last))
+assert handoff.frees() == 1, "freed while views live"
+del arr, last
+gc.collect()
+print("after del arr, last:", handoff.frees() - 1)
+assert handoff.frees() == 2
+
 print("== handoff: a const pointer from a C library as read-only bytes, no copy")
 g = handoff.greeting()
 view = memoryview(g)
 print(bytes(view), "read-only:", view.readonly)
 assert view.readonly and bytes(view) == b"memory from a C library, read-only"
 assert not np.frombuffer(g, dtype=np.uint8).flags.writeable
+
+print("== pool_prange: a (3, 3) scratch matrix from a typed pool in each iteration of a 4-thread prange")
+import pool_prange
+
+angles = np.linspace(0, 6.28, 10000)
+total, pool = pool_prange.rotations(angles)
+print(f"sum over {len(angles)} matrices of R @ R.T's entries: {total:.6f} (3 each);", pool)
+assert abs(total - 3 * len(angles)) < 1e-6 and pool.counts[1] == 0

@@ -7,6 +7,7 @@
 #                                                  # c64, c128
 #     from memviewslice.owners cimport BufferExport, export   # an mvs_buffer for Python
 #                                                  # (NumPy, memoryview): the buffer protocol
+#     from memviewslice.owners cimport Pool        # typed pools of small arrays
 #
 #     cdef double[:, :] corner(double[:, ::1] a) noexcept nogil:
 #         return f64.index_2d_2d(a, ...)           # or f64.slice_axis_2d twice
@@ -39,8 +40,9 @@
 #   `mvs_view_strided` or `mvs_pool_acquire` (its memview is NULL, which Cython takes as "not
 #   initialized"; the helpers raise ValueError) or by `mvs_buffer_view` (its memview is an
 #   mvs_buffer, which Cython would use as a memoryview object): for raw memory use the
-#   from_pointer_Nd helpers of the <dtype>.pxd files, which give such a view an owner; hand
-#   buffers to Python with memviewslice.owners.export.
+#   from_pointer_Nd helpers of the <dtype>.pxd files, which give such a view an owner; for
+#   buffers from_buffer_Nd (or memviewslice.owners.export, for Python), for pools a
+#   memviewslice.owners.Pool and pool_acquire_Nd.
 # - Errors: the helpers, and `mvs_pyx_check(status)` after a direct call, raise IndexError
 #   (MVS_ERR_INDEX) or ValueError (anything else) with `mvs_last_error()`'s message, taking
 #   the GIL on that path only.
