@@ -155,6 +155,7 @@ CYBUILD = $(CY_PY) tools/build_ext.py
 
 cython-demo: lib $(PKG)
 	@for m in flat_buffer corner raw_pointer handoff; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
+	@$(CYBUILD) examples/cython/pool_prange.pyx --out $(BUILD)/examples/cython --openmp >/dev/null
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
 # --- tests --------------------------------------------------------------------------------
@@ -216,7 +217,7 @@ c-test: lib
 # The ownership tests without sanitizers under valgrind, which also sees the Rust code (ASan
 # instruments only the C side): no leak, no invalid access, against the shared and the static
 # library. Skipped, with a message, where valgrind is not installed (nothing is installed here).
-VALGRIND_TESTS := test_buffer test_buffer_threads test_pool
+VALGRIND_TESTS := test_buffer test_buffer_threads test_pool test_attach
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
 
 valgrind: lib

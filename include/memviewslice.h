@@ -1045,13 +1045,16 @@ mvs_status mvs_pool_acquire(struct mvs_pool *pool,
  * arrays have `itemsize`, `ndim` and `order` (`'C'` or `'F'`; either for 0 or 1 dimensions),
  * and writes into `*out_slab` the buffer holding the array, of which the pool holds one
  * reference until `mvs_pool_destroy`. The slab is borrowed: retain it (`mvs_buffer_retain`)
- * to keep the array's memory beyond the pool's life. For bindings that give each slab an
- * owner object (memviewslice's Cython helpers `pool_acquire_Nd`, which attach one with
+ * to keep the array's memory beyond the pool's life. With a non-NULL `key`, `out->memview`
+ * receives the value attached to the slab under `key` (`mvs_buffer_attached`, NULL when
+ * there is none), saving that call. For bindings that give each slab an owner object
+ * (memviewslice's Cython helpers `pool_acquire_Nd`, which attach one with
  * `mvs_buffer_attach`).
  *
  * Errors: those of `mvs_pool_acquire`, and `MVS_ERR_NULL` (`out_slab` is NULL),
- * `MVS_ERR_VALUE` (the pool's arrays are not of that item size, dimensions and order; the
- * message says what they are). On error nothing is acquired.
+ * `MVS_ERR_NDIM` (`ndim` outside 0..=8), `MVS_ERR_VALUE` (an order other than `'C'` or `'F'`,
+ * or the pool's arrays are not of that item size, dimensions and order; the message says what
+ * they are). On error nothing is acquired and nothing is written.
  *
  * # Safety
  * `pool` is NULL or a live pool; `out` and `out_slab` are NULL or point to a writable
@@ -1061,6 +1064,7 @@ mvs_status mvs_pool_acquire_slab(struct mvs_pool *pool,
                                  ptrdiff_t itemsize,
                                  int ndim,
                                  int order,
+                                 const void *key,
                                  struct mvs_slice *out,
                                  struct mvs_buffer **out_slab);
 

@@ -149,11 +149,9 @@ static inline mvs_status __mvs_pyx_buffer_owned(mvs_status status, mvs_slice *r,
 static inline mvs_status __mvs_pyx_pool_owned(mvs_pool *pool, ptrdiff_t itemsize, int ndim, int order, mvs_slice *r,
                                               const void *key, __mvs_pyx_make_fn make) {
     mvs_buffer *slab = NULL;
-    mvs_status status = mvs_pool_acquire_slab(pool, itemsize, ndim, order, r, &slab);
-    if (status == MVS_OK) {
-        (void)__mvs_pyx_buffer_owned(status, r, slab, key, ndim, 0, make);
-        if (!r->memview) (void)mvs_pool_release(pool, r);
-    }
+    mvs_status status = mvs_pool_acquire_slab(pool, itemsize, ndim, order, key, r, &slab);
+    if (status == MVS_OK && !r->memview && !(r->memview = make(slab, ndim, 0)))
+        (void)mvs_pool_release(pool, r);
     return status;
 }
 

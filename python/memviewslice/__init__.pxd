@@ -172,7 +172,7 @@ cdef extern from "memviewslice.h" nogil:
     mvs_status mvs_buffer_of(const mvs_slice *view, mvs_buffer **out)
     mvs_status mvs_pool_create(Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape, int order, Py_ssize_t capacity, mvs_pool **out)
     mvs_status mvs_pool_acquire(mvs_pool *pool, mvs_slice *out)
-    mvs_status mvs_pool_acquire_slab(mvs_pool *pool, Py_ssize_t itemsize, int ndim, int order, mvs_slice *out, mvs_buffer **out_slab)
+    mvs_status mvs_pool_acquire_slab(mvs_pool *pool, Py_ssize_t itemsize, int ndim, int order, const void *key, mvs_slice *out, mvs_buffer **out_slab)
     mvs_status mvs_pool_release(mvs_pool *pool, const mvs_slice *view)
     mvs_status mvs_pool_counts(const mvs_pool *pool, Py_ssize_t *out_arrays, Py_ssize_t *out_acquired)
     void mvs_pool_destroy(mvs_pool *pool)

@@ -99,6 +99,11 @@ impl mvs_buffer {
         }
     }
 
+    /// The value attached under `key`, or NULL.
+    pub(super) fn attached(&self, key: *const c_void) -> *mut c_void {
+        Self::find(self.attached.load(Ordering::Acquire), key).unwrap_or(core::ptr::null_mut())
+    }
+
     /// The value attached under `key` in the list that starts at `node`.
     fn find(mut node: *const Attachment, key: *const c_void) -> Option<*mut c_void> {
         // SAFETY: nodes are published complete (Release compare-exchange, Acquire load of the
@@ -490,9 +495,7 @@ pub unsafe extern "C" fn mvs_buffer_attached(
 ) -> mvs_status {
     // SAFETY: per this function's contract.
     unsafe {
-        buffer_query(buffer, out, |b| {
-            mvs_buffer::find(b.attached.load(Ordering::Acquire), key).unwrap_or(core::ptr::null_mut())
-        })
+        buffer_query(buffer, out, |b| b.attached(key))
     }
 }
 

@@ -8,7 +8,7 @@
 //! its memory. The bookkeeping is `memory::FreeList`: a lock-free stack of free arrays
 //! (ABA-safe with a tagged top) and one "acquired" flag per array; only growth takes a mutex.
 
-use core::ffi::{c_char, c_int};
+use core::ffi::{c_char, c_int, c_void};
 
 use super::*;
 use crate::memory::{self, ArrayLayout, FreeList};
@@ -164,13 +164,16 @@ pub unsafe extern "C" fn mvs_pool_acquire(pool: *mut mvs_pool, out: *mut mvs_sli
 /// arrays have `itemsize`, `ndim` and `order` (`'C'` or `'F'`; either for 0 or 1 dimensions),
 /// and writes into `*out_slab` the buffer holding the array, of which the pool holds one
 /// reference until `mvs_pool_destroy`. The slab is borrowed: retain it (`mvs_buffer_retain`)
-/// to keep the array's memory beyond the pool's life. For bindings that give each slab an
-/// owner object (memviewslice's Cython helpers `pool_acquire_Nd`, which attach one with
+/// to keep the array's memory beyond the pool's life. With a non-NULL `key`, `out->memview`
+/// receives the value attached to the slab under `key` (`mvs_buffer_attached`, NULL when
+/// there is none), saving that call. For bindings that give each slab an owner object
+/// (memviewslice's Cython helpers `pool_acquire_Nd`, which attach one with
 /// `mvs_buffer_attach`).
 ///
 /// Errors: those of `mvs_pool_acquire`, and `MVS_ERR_NULL` (`out_slab` is NULL),
-/// `MVS_ERR_VALUE` (the pool's arrays are not of that item size, dimensions and order; the
-/// message says what they are). On error nothing is acquired.
+/// `MVS_ERR_NDIM` (`ndim` outside 0..=8), `MVS_ERR_VALUE` (an order other than `'C'` or `'F'`,
+/// or the pool's arrays are not of that item size, dimensions and order; the message says what
+/// they are). On error nothing is acquired and nothing is written.
 ///
 /// # Safety
 /// `pool` is NULL or a live pool; `out` and `out_slab` are NULL or point to a writable
@@ -181,6 +184,7 @@ pub unsafe extern "C" fn mvs_pool_acquire_slab(
     itemsize: isize,
     ndim: c_int,
     order: c_int,
+    key: *const c_void,
     out: *mut mvs_slice,
     out_slab: *mut *mut mvs_buffer,
 ) -> mvs_status {
@@ -189,11 +193,17 @@ pub unsafe extern "C" fn mvs_pool_acquire_slab(
         let out_slab = out_arg(out_slab, "out_slab")?;
         // SAFETY: per this function's contract.
         let p = unsafe { pool_arg(pool)? };
-        let want = ArrayLayout { itemsize, ndim: ndim.max(0) as usize, order: order as u8 };
-        if ndim < 0 || !p.layout.satisfies(&want) {
+        let ndim = ndim_arg(ndim)?;
+        view::Order::from_char(order)?;
+        let want = ArrayLayout { itemsize, ndim, order: order as u8 };
+        if !p.layout.satisfies(&want) {
             return Err(memory::Error::PoolLayout { want, have: p.layout }.into());
         }
-        let (view, slab) = p.take()?;
+        let (mut view, slab) = p.take()?;
+        if !key.is_null() {
+            // SAFETY: the pool's reference keeps the slab alive.
+            view.memview = unsafe { (*slab).attached(key) };
+        }
         // SAFETY: both are non-NULL and writable per this function's contract.
         unsafe {
             write_out(out, view);
