@@ -36,11 +36,12 @@ impl mvs_pool {
         Ok((base as usize, buffer as usize))
     }
 
-    /// A free array (the pool grows when none is): its view, and its slab.
-    fn take(&self) -> memory::Result<(mvs_slice, *mut mvs_buffer)> {
+    /// A free array (the pool grows when none is): its data address, and its slab.
+    #[inline(always)]
+    fn take(&self) -> memory::Result<(*mut c_char, *mut mvs_buffer)> {
         let (addr, slab) = self.free.take_or_grow(self.capacity, |count| self.alloc_slab(count))?;
         // An address inside a slab that `alloc_slab` exposed, and that slab's buffer.
-        Ok((mvs_slice { data: addr as *mut c_char, ..self.template }, slab as *mut mvs_buffer))
+        Ok((addr as *mut c_char, slab as *mut mvs_buffer))
     }
 }
 
@@ -154,8 +155,9 @@ pub unsafe extern "C" fn mvs_pool_acquire(pool: *mut mvs_pool, out: *mut mvs_sli
         let out = out_arg(out, "out")?;
         // SAFETY: per this function's contract.
         let p = unsafe { pool_arg(pool)? };
+        let (data, _) = p.take()?;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
-        unsafe { write_out(out, p.take()?.0) };
+        unsafe { write_out(out, mvs_slice { data, ..p.template }) };
         Ok(())
     })
 }
@@ -199,14 +201,12 @@ pub unsafe extern "C" fn mvs_pool_acquire_slab(
         if !p.layout.satisfies(&want) {
             return Err(memory::Error::PoolLayout { want, have: p.layout }.into());
         }
-        let (mut view, slab) = p.take()?;
-        if !key.is_null() {
-            // SAFETY: the pool's reference keeps the slab alive.
-            view.memview = unsafe { (*slab).attached(key) };
-        }
+        let (data, slab) = p.take()?;
+        // SAFETY: the pool's reference keeps the slab alive.
+        let memview = if key.is_null() { core::ptr::null_mut() } else { unsafe { (*slab).attached(key) } };
         // SAFETY: both are non-NULL and writable per this function's contract.
         unsafe {
-            write_out(out, view);
+            write_out(out, mvs_slice { data, memview, ..p.template });
             write_out(out_slab, slab);
         }
         Ok(())

@@ -182,10 +182,19 @@ impl FreeList {
     /// address of room for `count` arrays and a tag for the slab (it is called under the growth
     /// mutex, at most once). The first slab holds `capacity` arrays (at least 1), later ones as
     /// many as exist (the pool doubles). Returns what `take` does.
+    #[inline]
     pub fn take_or_grow(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<(usize, usize)>) -> Result<(usize, usize)> {
-        if let Some(taken) = self.take() {
-            return Ok(taken);
+        match self.take() {
+            Some(taken) => Ok(taken),
+            None => self.grow(capacity, alloc),
         }
+    }
+
+    /// `take_or_grow` when no array was free: under the growth mutex, takes one if another
+    /// thread gave one back or grew the pool meanwhile, or adds a slab.
+    #[cold]
+    #[inline(never)]
+    fn grow(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<(usize, usize)>) -> Result<(usize, usize)> {
         let _guard = self.grow.lock().unwrap_or_else(PoisonError::into_inner);
         // Another thread may have grown the pool, or given arrays back, meanwhile.
         if let Some(taken) = self.take() {
