@@ -502,7 +502,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     `is_const`: made and attached on the first call (with the GIL; C calls it as
     {make})."""
     cdef const void *key = &_keys[is_const][ndim]
-{locals_}    e = _owner_export(buffer, ndim, {size}, b"{FORMATS[code]}")
+{locals_}    e = _owner_export(buffer, ndim, {size}, b"{FORMATS[code]}", is_const)
 {cases}    return NULL
 '''
 

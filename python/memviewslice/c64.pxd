@@ -861,7 +861,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     cdef const float complex[:, :, :, :, :, :] c6
     cdef float complex[:, :, :, :, :, :, :] t7
     cdef const float complex[:, :, :, :, :, :, :] c7
-    e = _owner_export(buffer, ndim, (2 * sizeof(float)), b"Zf")
+    e = _owner_export(buffer, ndim, (2 * sizeof(float)), b"Zf", is_const)
     if ndim == 1:
         if is_const:
             c1 = e

@@ -861,7 +861,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     cdef const float[:, :, :, :, :, :] c6
     cdef float[:, :, :, :, :, :, :] t7
     cdef const float[:, :, :, :, :, :, :] c7
-    e = _owner_export(buffer, ndim, sizeof(float), b"f")
+    e = _owner_export(buffer, ndim, sizeof(float), b"f", is_const)
     if ndim == 1:
         if is_const:
             c1 = e

@@ -861,7 +861,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     cdef const double[:, :, :, :, :, :] c6
     cdef double[:, :, :, :, :, :, :] t7
     cdef const double[:, :, :, :, :, :, :] c7
-    e = _owner_export(buffer, ndim, sizeof(double), b"d")
+    e = _owner_export(buffer, ndim, sizeof(double), b"d", is_const)
     if ndim == 1:
         if is_const:
             c1 = e

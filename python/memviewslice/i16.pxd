@@ -862,7 +862,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     cdef const int16_t[:, :, :, :, :, :] c6
     cdef int16_t[:, :, :, :, :, :, :] t7
     cdef const int16_t[:, :, :, :, :, :, :] c7
-    e = _owner_export(buffer, ndim, 2, b"h")
+    e = _owner_export(buffer, ndim, 2, b"h", is_const)
     if ndim == 1:
         if is_const:
             c1 = e

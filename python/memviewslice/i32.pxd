@@ -862,7 +862,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     cdef const int32_t[:, :, :, :, :, :] c6
     cdef int32_t[:, :, :, :, :, :, :] t7
     cdef const int32_t[:, :, :, :, :, :, :] c7
-    e = _owner_export(buffer, ndim, 4, b"i")
+    e = _owner_export(buffer, ndim, 4, b"i", is_const)
     if ndim == 1:
         if is_const:
             c1 = e

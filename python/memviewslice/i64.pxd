@@ -862,7 +862,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     cdef const int64_t[:, :, :, :, :, :] c6
     cdef int64_t[:, :, :, :, :, :, :] t7
     cdef const int64_t[:, :, :, :, :, :, :] c7
-    e = _owner_export(buffer, ndim, 8, b"q")
+    e = _owner_export(buffer, ndim, 8, b"q", is_const)
     if ndim == 1:
         if is_const:
             c1 = e

@@ -862,7 +862,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     cdef const int8_t[:, :, :, :, :, :] c6
     cdef int8_t[:, :, :, :, :, :, :] t7
     cdef const int8_t[:, :, :, :, :, :, :] c7
-    e = _owner_export(buffer, ndim, 1, b"b")
+    e = _owner_export(buffer, ndim, 1, b"b", is_const)
     if ndim == 1:
         if is_const:
             c1 = e

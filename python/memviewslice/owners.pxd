@@ -42,7 +42,7 @@ cdef class BufferExport:
 
 
 cdef BufferExport export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, format)
-cdef BufferExport owner_export(mvs_buffer *buffer, int ndim, Py_ssize_t itemsize, bytes format)
+cdef BufferExport owner_export(mvs_buffer *buffer, int ndim, Py_ssize_t itemsize, bytes format, bint readonly)
 
 
 # Pool(dtype, shape, order='C', capacity=16): arrays of one dtype (a struct-module format such

@@ -88,15 +88,15 @@ cdef BufferExport export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py
     format = format.encode() if isinstance(format, str) else bytes(format)
     if _itemsize(format) != itemsize:
         raise ValueError(f"format {format!r} describes {_itemsize(format)} bytes, not {itemsize}")
-    return _export(buffer, view, ndim, itemsize, format, False)
+    return _export(buffer, view, ndim, itemsize, format, False, False)
 
 
-cdef BufferExport owner_export(mvs_buffer *buffer, int ndim, Py_ssize_t itemsize, bytes format):
+cdef BufferExport owner_export(mvs_buffer *buffer, int ndim, Py_ssize_t itemsize, bytes format, bint readonly):
     """The export that a Cython helper's owner memoryview of `buffer` is made from (mvs_pyx.h):
     `ndim` dimensions of extent 1 at the buffer's start (0 when the buffer holds no item), of
-    `format` (PEP 3118), holding a memory reference to `buffer` (mvs_buffer_retain_memory), so
-    that the owner, which the buffer's attachment keeps, does not keep the buffer's references
-    itself."""
+    `format` (PEP 3118), read-only when `readonly` (the owner of const views) or the buffer is,
+    holding a memory reference to `buffer` (mvs_buffer_retain_memory), so that the owner, which
+    the buffer's attachment keeps, does not keep the buffer's references itself."""
     cdef mvs_slice view
     cdef Py_ssize_t shape[8]
     cdef Py_ssize_t size
@@ -105,12 +105,13 @@ cdef BufferExport owner_export(mvs_buffer *buffer, int ndim, Py_ssize_t itemsize
     for i in range(ndim):
         shape[i] = 1 if size >= itemsize else 0
     mvs_pyx_check(mvs_buffer_view_at(buffer, 0, itemsize, ndim, shape, b'C', 0, &view))
-    return _export(buffer, &view, ndim, itemsize, format, True)
+    return _export(buffer, &view, ndim, itemsize, format, True, readonly)
 
 
 cdef BufferExport _export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, bytes format,
-                          bint memory_only):
-    """export() and owner_export(): the export holds a reference, or a memory reference."""
+                          bint memory_only, bint readonly_view):
+    """export() and owner_export(): the export holds a reference, or a memory reference; it is
+    read-only when `readonly_view` or the buffer is."""
     cdef BufferExport e = BufferExport.__new__(BufferExport)
     cdef void *data
     cdef Py_ssize_t size
@@ -119,11 +120,12 @@ cdef BufferExport _export(mvs_buffer *buffer, const mvs_slice *view, int ndim, P
     mvs_pyx_check(mvs_buffer_data(buffer, &data))
     mvs_pyx_check(mvs_buffer_size(buffer, &size))
     mvs_pyx_check(mvs_buffer_readonly(buffer, &readonly))
-    mvs_pyx_check(mvs_check_bounds(view, ndim, itemsize, data, size))
     for i in range(ndim):
         if view.suboffsets[i] >= 0:
             raise ValueError(f"axis {i} of the view is indirect; only direct views can be exported")
     mvs_pyx_check(mvs_byte_count(view, ndim, itemsize, &e.nbytes))
+    if data != NULL or e.nbytes:  # a buffer of 0 bytes may have NULL data, for empty views only
+        mvs_pyx_check(mvs_check_bounds(view, ndim, itemsize, data, size))
     mvs_pyx_check(mvs_is_contiguous(view, ndim, itemsize, b'C', MVS_CONTIG_NUMPY, &e.c_contiguous))
     mvs_pyx_check(mvs_is_contiguous(view, ndim, itemsize, b'F', MVS_CONTIG_NUMPY, &e.f_contiguous))
     mvs_pyx_check(mvs_buffer_retain_memory(buffer) if memory_only else mvs_buffer_retain(buffer))
@@ -131,7 +133,7 @@ cdef BufferExport _export(mvs_buffer *buffer, const mvs_slice *view, int ndim, P
     e.memory_only = memory_only
     e.data = view.data
     e.ndim = ndim
-    e.readonly = readonly
+    e.readonly = readonly or readonly_view
     e.itemsize = itemsize
     e.format = format
     for i in range(ndim):

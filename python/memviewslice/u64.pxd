@@ -862,7 +862,7 @@ cdef inline void *_make_buffer_owner(mvs_buffer *buffer, int ndim, int is_const)
     cdef const uint64_t[:, :, :, :, :, :] c6
     cdef uint64_t[:, :, :, :, :, :, :] t7
     cdef const uint64_t[:, :, :, :, :, :, :] c7
-    e = _owner_export(buffer, ndim, 8, b"Q")
+    e = _owner_export(buffer, ndim, 8, b"Q", is_const)
     if ndim == 1:
         if is_const:
             c1 = e

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes ops_<code>.pyx for the NumPy comparison test (test_ops.py): for one dtype, a Python
 wrapper `def` per typed helper of memviewslice/<code>.pxd, which converts its arguments, calls
-the helper inside `with nogil:` and returns the resulting typed memoryview (or raises).
+the helper inside `with nogil:` and returns the resulting typed memoryview (or raises); also
+wrappers of the views of raw memory (from_pointer_*), of mvs_buffers (from_buffer_*, over a
+NumPy array's memory) and of pools (pool_acquire_*, pool_release_*).
 
     python tests/cython/gen_ops.py CODE OUT.pyx
 """
@@ -63,13 +65,104 @@ def raw_wrappers(code):
     return "\n".join(out)
 
 
+BUFFER_PROLOGUE = '''
+cdef extern from *:
+    """
+    static long ops_deallocs = 0;
+    static void ops_count_dealloc(void *data, void *ctx) { __atomic_fetch_add(&ops_deallocs, 1, __ATOMIC_SEQ_CST); }
+    static long ops_dealloc_count(void) { return __atomic_load_n(&ops_deallocs, __ATOMIC_SEQ_CST); }
+    """
+    void ops_count_dealloc(void *data, void *ctx) noexcept nogil
+    long ops_dealloc_count() noexcept nogil
+
+
+def deallocs():
+    """How many times the counting deallocator (from_buffer_*d(..., track=True)) has run."""
+    return ops_dealloc_count()
+
+
+'''
+
+
+def c_order(ctype, n):
+    return f"{ctype}[{', '.join([':'] * (n - 1) + ['::1'])}]"
+
+
+def f_order(ctype, n):
+    return f"{ctype}[{', '.join(['::1'] + [':'] * (n - 1))}]"
+
+
+def buffer_wrappers(code):
+    """from_buffer_Nd and from_buffer_const_Nd(buf, offset, shape, order, readonly, null, track,
+    nbytes) over the memory of a 1-D array: wrapped (mvs_buffer_wrap: its first `nbytes` bytes,
+    all by default, NULL data when it is empty; no deallocator, or a counting one when `track`;
+    MVS_BUFFER_READONLY when `readonly`) for the call, which is made with nogil; the wrapper's
+    buffer reference is released right after, so that the result alone keeps the buffer (the
+    caller keeps the array). A NULL buffer when `null`."""
+    ctype = CTYPES[code]
+    out = []
+    for n in gen_pxd.NDIMS:
+        for const in ("", "const "):
+            name = f"from_buffer_{'const_' if const else ''}{n}d"
+            out += [f"def {name}(const {ctype}[::1] buf, Py_ssize_t offset, shape, order='C', bint readonly=False, "
+                    "bint null=False, bint track=False, Py_ssize_t nbytes=-1):",
+                    f"    cdef {const}{gen_pxd.memoryview(ctype, n)} r",
+                    "    cdef mvs_buffer *b = NULL",
+                    "    cdef void *data = NULL",
+                    "    cdef mvs_dealloc_fn dealloc = NULL",
+                    "    cdef Py_ssize_t shape_c[8]",
+                    "    cdef int order_c = ord(order)",
+                    "    for i, x in enumerate(shape): shape_c[i] = x",
+                    "    if track:",
+                    "        dealloc = ops_count_dealloc",
+                    "    if buf.shape[0]:",
+                    "        data = <void *> &buf[0]",
+                    "    if not null:",
+                    f"        mvs_pyx_check(mvs_buffer_wrap(data, buf.shape[0] * sizeof({ctype}) if nbytes < 0 else nbytes, "
+                    "dealloc, NULL, "
+                    "MVS_BUFFER_READONLY if readonly else 0, &b))",
+                    "    with nogil:",
+                    "        try:",
+                    f"            r = {code}.{name}(b, offset, shape_c, order_c)",
+                    "        finally:",
+                    "            mvs_buffer_release(b)",
+                    "    return r", "", ""]
+    return "\n".join(out)
+
+
+def pool_wrappers(code):
+    """pool_acquire_Nd(pool, k) and pool_acquire_f_Nd(pool, k): k arrays of the pool, each
+    acquired with nogil, as a list of (view, data address); pool_release_Nd(pool, view), with
+    nogil."""
+    ctype = CTYPES[code]
+    out = []
+    for n in gen_pxd.NDIMS:
+        for f in ("", "f_") if n > 1 else ("",):
+            name = f"pool_acquire_{f}{n}d"
+            out += [f"def {name}(Pool pool not None, int k):",
+                    f"    cdef {(f_order if f else c_order)(ctype, n)} r",
+                    "    out = []",
+                    "    for _ in range(k):",
+                    "        with nogil:",
+                    f"            r = {code}.{name}(pool.pool)",
+                    "        out.append((r, <size_t> mvs_pyx_src(r).data))",
+                    "    return out", "", ""]
+        out += [f"def pool_release_{n}d(Pool pool not None, {gen_pxd.memoryview(ctype, n)} view):",
+                "    with nogil:",
+                f"        {code}.pool_release_{n}d(pool.pool, view)", "", ""]
+    return "\n".join(out)
+
+
 def main():
     code, out = sys.argv[1], pathlib.Path(sys.argv[2])
-    body = "".join(wrapper(code, h) + "\n" for h in gen_pxd.helpers()) + raw_wrappers(code)
+    body = ("".join(wrapper(code, h) + "\n" for h in gen_pxd.helpers()) + raw_wrappers(code)
+            + BUFFER_PROLOGUE + buffer_wrappers(code) + pool_wrappers(code))
     ctype = CTYPES[code]
     stdint = f"from libc.stdint cimport {ctype}\n" if ctype.endswith("_t") else ""
     out.write_text(f"# Generated by tests/cython/gen_ops.py for memviewslice.{code}.\n{stdint}"
-                   f"from memviewslice cimport mvs_index_item\nfrom memviewslice cimport {code}\n\n\n" + body)
+                   "from memviewslice cimport (\n    mvs_index_item, mvs_buffer, mvs_buffer_wrap, mvs_buffer_release, "
+                   "mvs_pyx_check, mvs_pyx_src,\n    mvs_dealloc_fn, MVS_BUFFER_READONLY,\n)\n"
+                   f"from memviewslice.owners cimport Pool\nfrom memviewslice cimport {code}\n\n\n" + body)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ compared with NumPy doing the same: the result's data address, shape and strides
 free choices: strides of length-1 axes, address and strides of empty results), that it shares
 the source's memory (a write through the result is seen in the source), and on failure the
 exception type: IndexError where NumPy raises IndexError, ValueError otherwise (also when the
-result's ndim is not the helper's).
+result's ndim is not the helper's). Then the views of raw memory (from_pointer_*), of
+mvs_buffers over a NumPy array's memory (from_buffer_*, against np.ndarray(buffer=, offset=);
+const ones read-only) and the arrays of pools (pool_acquire_*, pool_release_*), valid and
+invalid; failures of those two are printed a few per kind, and all counted.
 
     PYTHONPATH=build/cython_tests python tests/cython/test_ops.py [--cases N] [--seed S] [CODE ...]
 """
@@ -20,6 +23,7 @@ import random
 import sys
 
 import numpy as np
+from memviewslice.owners import Pool
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
@@ -228,8 +232,9 @@ def expect(fn, ndim):
     return e
 
 
-def compare(got, exp):
-    """Problems of the helper's result (a Cython memoryview) against NumPy's array `exp`."""
+def compare(got, exp, readonly=False):
+    """Problems of the helper's result (a Cython memoryview) against NumPy's array `exp`; for
+    a `readonly` result the shared memory is checked by a write through `exp`."""
     g = np.asarray(got)
     problems = []
     if g.shape != exp.shape:
@@ -246,9 +251,10 @@ def compare(got, exp):
         if not problems:  # the same memory: a write through the result is seen in the source
             first = (0,) * g.ndim
             old = exp[first]
-            g[first] = 7
-            seen = exp[first] == 7
-            g[first] = old
+            target = exp if readonly else g
+            target[first] = 7
+            seen = (g if readonly else exp)[first] == 7
+            target[first] = old
             if not seen:
                 problems.append("a write through the result is not seen in the source")
     return problems
@@ -302,6 +308,242 @@ def raw_memory(mod, code, rng, cases):
     return calls, failures
 
 
+class Failures:
+    """Failures of the buffer and pool sections, by kind: the first few of each kind printed,
+    all counted."""
+
+    SHOWN = 3
+
+    def __init__(self):
+        self.kinds = {}
+
+    def __call__(self, kind, message):
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        if self.kinds[kind] <= self.SHOWN:
+            print(f"FAIL ({kind}) {message}")
+
+    def summary(self):
+        for kind, n in self.kinds.items():
+            if n > self.SHOWN:
+                print(f"FAIL ({kind}): {n} in all")
+        return sum(self.kinds.values())
+
+
+def expect_value_error(fail, kind, what, fn, *args, **kw):
+    """One call that must raise ValueError with a message; True when it did."""
+    try:
+        fn(*args, **kw)
+    except ValueError as e:
+        if str(e):
+            return True
+        fail("no message", f"{what}: ValueError without a message")
+    except Exception as e:  # noqa: BLE001 - any other exception is a failure of the test
+        fail("exception type", f"{what}: {type(e).__name__}: {e}; ValueError expected")
+    else:
+        fail("no error", f"{what}: returned; ValueError expected")
+    return False
+
+
+def buffer_memory(mod, code, rng, cases, fail):
+    """from_buffer_Nd and from_buffer_const_Nd over a NumPy array's memory (wrapped in an
+    mvs_buffer, the wrapper's reference released right after the call) against
+    np.ndarray(shape, dtype, buffer, offset, order) over the same memory: address, shape,
+    strides, dtype, shared memory; const views read-only as NumPy arrays, the others writable;
+    with a counting deallocator, the buffer freed once, when the last view (or NumPy array made
+    from one) goes, and right after a failed call. Bad input raises ValueError with a message.
+    Returns the number of calls."""
+    dtype = np.dtype(DTYPES[code])
+    calls = 0
+    for n in gen_pxd.NDIMS:
+        for k in range(cases):
+            const = k % 2 == 1
+            fn = getattr(mod, f"from_buffer_{'const_' if const else ''}{n}d")
+            shape = [rng.randint(0, 3) for _ in range(n)]
+            count = int(np.prod(shape))
+            offset = rng.randint(0, 3)
+            # Never empty: an empty buffer has NULL data (mvs_buffer_wrap), tested on its own below.
+            length = max(1, offset + count + rng.randint(0, 2))
+            order = rng.choice("CF")
+            readonly = const and rng.random() < 0.5
+            kwargs = {"readonly": readonly}
+            bad = rng.choice(["extent", "order", "big", "offset", "readonly", "null"]) if k % 3 == 0 else None
+            if bad == "extent":
+                shape[rng.randrange(n)] = rng.choice([-1, -3])
+            elif bad == "order":
+                order = rng.choice(["X", "c", "f", "A"])
+            elif bad == "big":  # one item short, or a zero-size view past the end
+                if count:
+                    length = offset + count - 1
+                else:
+                    offset = length + 1
+            elif bad == "offset":
+                offset = rng.choice([-1, -2, -(2**40)])
+            elif bad == "readonly":
+                if const:  # a const view of a read-only buffer is fine: a writable one instead
+                    fn = getattr(mod, f"from_buffer_{n}d")
+                kwargs["readonly"] = True
+            elif bad == "null":
+                kwargs["null"] = True
+            buf = np.arange(length).astype(dtype)
+            track = k % 4 < 2 and bad != "null"
+            what = f"{code}.{fn.__name__}(offset={offset}, shape={tuple(shape)}, order={order!r}, {kwargs}) of {length} items"
+            calls += 1
+            before = mod.deallocs()
+            if bad:
+                expect_value_error(fail, bad, what, fn, buf, offset, shape, order, track=track, **kwargs)
+                if track and mod.deallocs() != before + 1:
+                    fail("lifetime", f"{what}: failed, and freed the buffer {mod.deallocs() - before} times (1 expected)")
+                continue
+            exp = np.ndarray(tuple(shape), dtype, buffer=buf, offset=offset * dtype.itemsize, order=order)
+            try:
+                got = fn(buf, offset, shape, order, track=track, **kwargs)
+            except ValueError as e:
+                fail("refused", f"{what}: raised ValueError: {e}; NumPy: strides {exp.strides}")
+                continue
+            problems = compare(got, exp, readonly=const)
+            if problems:
+                fail("compare", f"{what}: " + "; ".join(problems))
+            writeable = np.asarray(got).flags.writeable
+            if writeable == const:
+                fail("const" if const else "writable",
+                     f"{what}: np.asarray(result).flags.writeable is {writeable}")
+            if track:
+                arr = np.asarray(got)
+                del got
+                if mod.deallocs() != before:
+                    fail("lifetime", f"{what}: the buffer was freed while a NumPy array of its view lives")
+                del arr
+                if mod.deallocs() != before + 1:
+                    fail("lifetime", f"{what}: freed {mod.deallocs() - before} times after the last view (1 expected)")
+    # An empty buffer: a valid mvs_buffer (NULL data, 0 bytes), of which zero-size views fit.
+    for const in (False, True):
+        n = rng.choice(gen_pxd.NDIMS)
+        fn = getattr(mod, f"from_buffer_{'const_' if const else ''}{n}d")
+        shape = [rng.randint(0, 3) for _ in range(n)]
+        shape[rng.randrange(n)] = 0
+        calls += 1
+        what = f"{code}.{fn.__name__}(offset=0, shape={tuple(shape)}) of an empty buffer (NULL data, 0 bytes)"
+        try:
+            got = fn(np.zeros(0, dtype), 0, shape)
+        except ValueError as e:
+            fail("empty buffer", f"{what}: raised ValueError: {e}; NumPy gives shape {tuple(shape)}")
+        else:
+            if np.asarray(got).shape != tuple(shape):
+                fail("empty buffer", f"{what}: shape {np.asarray(got).shape}")
+    return calls
+
+
+def pool_arrays(mod, code, rng, fail):
+    """Pools (memviewslice.owners.Pool) of 2-D and 3-D arrays in C and F order, and of one other
+    ndim, of random shapes and capacities: the arrays pool_acquire(_f)_Nd gives (with nogil)
+    have the pool's shape, np.empty's strides and the dtype, start on 64 bytes, are distinct
+    and do not overlap, share memory with np.asarray(view); acquiring with the wrong item size,
+    ndim or order raises ValueError (acquiring nothing), as does releasing a foreign array, an
+    array of another pool, a view not at an array's start, or an array twice; the array given
+    back last is handed out first; arrays outlive their pool. Returns the number of calls."""
+    dtype = np.dtype(DTYPES[code])
+    other_format = "h" if dtype.itemsize == 1 else "b"  # another item size
+    calls = 0
+
+    def acquirer(nd, order):
+        return getattr(mod, f"pool_acquire_{'f_' if order == 'F' and nd > 1 else ''}{nd}d")
+
+    layouts = [(2, "C"), (2, "F"), (3, "C"), (3, "F"), (rng.choice([1, 4, 5, 6, 7]), rng.choice("CF"))]
+    for i, (nd, order) in enumerate(layouts):
+        shape = tuple(rng.randint(0, 3) for _ in range(nd))
+        capacity = rng.choice([0, 1, 2, 16])
+        fmt = DTYPES[code] if i % 2 else gen_pxd.FORMATS[code]
+        pool = Pool(fmt, shape, order, capacity)
+        what = f"{code} Pool({fmt!r}, {shape}, {order!r}, capacity={capacity})"
+        acquire, release = acquirer(nd, order), getattr(mod, f"pool_release_{nd}d")
+        k = rng.randint(1, 5)
+        calls += 1
+        got = acquire(pool, k)
+        exp = np.empty(shape, dtype, order=order)
+        if not exp.size:  # NumPy's strides of an empty array are 0; those of the contiguous layout:
+            exp = np.ndarray(shape, dtype, buffer=bytearray(0), order=order)
+        spans = []
+        for j, (view, addr) in enumerate(got):
+            a = np.asarray(view)
+            if (a.shape, a.strides, a.dtype) != (exp.shape, exp.strides, exp.dtype):
+                fail("pool layout", f"{what}: array {j} has shape {a.shape} strides {a.strides} dtype {a.dtype}; "
+                                    f"np.empty: {exp.shape} {exp.strides} {exp.dtype}")
+            if addr % 64:
+                fail("pool alignment", f"{what}: array {j} at {addr:#x}, not on 64 bytes")
+            if a.__array_interface__["data"][0] != addr:
+                fail("pool memory", f"{what}: np.asarray(array {j}) at {a.__array_interface__['data'][0]:#x}, "
+                                    f"the view at {addr:#x}")
+            if not a.flags.writeable:
+                fail("pool memory", f"{what}: np.asarray(array {j}) is read-only")
+            spans.append((addr, addr + max(exp.nbytes, 1)))
+            if a.size:
+                a[...] = j + 1
+                first = (0,) * nd
+                view[first] = 100 + j  # through the Cython memoryview object
+                if a[first] != 100 + j:
+                    fail("pool memory", f"{what}: a write through array {j} is not seen in np.asarray of it")
+                a[first] = j + 1
+        spans.sort()
+        if any(hi > lo2 for (_, hi), (lo2, _) in zip(spans, spans[1:])):
+            fail("pool overlap", f"{what}: arrays overlap or coincide: {[hex(lo) for lo, _ in spans]}")
+        for j, (view, _) in enumerate(got):
+            if exp.size and not (np.asarray(view) == j + 1).all():
+                fail("pool overlap", f"{what}: array {j} was overwritten by another array")
+        arrays, acquired = pool.counts
+        if acquired != k or arrays < k:
+            fail("pool counts", f"{what}: counts {pool.counts} after {k} acquires")
+
+        # Acquires of another layout: nothing acquired.
+        wrong = [(f"{nd + 1}-d", acquirer(nd + 1, order), pool) if nd < 7 else None,
+                 (f"{nd - 1}-d", acquirer(nd - 1, order), pool) if nd > 1 else None,
+                 ("order", acquirer(nd, "C" if order == "F" else "F"), pool) if nd > 1 else None,
+                 ("item size", acquire, Pool(other_format, shape, order))]
+        for kind, fn, p in filter(None, wrong):
+            calls += 1
+            if expect_value_error(fail, f"pool {kind}", f"{what}: {fn.__name__} of {p!r}", fn, p, 1) \
+                    and p.counts[1] != (k if p is pool else 0):
+                fail("pool counts", f"{what}: {fn.__name__} failed, and counts are {p.counts}")
+
+        # Releases that must fail.
+        other = Pool(fmt, shape, order, capacity)
+        (foreign, _), = acquire(other, 1)
+        bad = [("foreign", np.zeros(shape, dtype, order=order)), ("other pool", foreign)]
+        if shape[0] > 1 and exp.size:
+            bad.append(("not at the start", np.asarray(got[0][0])[1:]))
+        for kind, view in bad:
+            calls += 1
+            expect_value_error(fail, f"pool release {kind}", f"{what}: release of {kind} array", release, pool, view)
+        calls += 1
+        release(other, foreign)
+
+        # Release every array (one as a NumPy array, one transposed: only the data address
+        # counts), then one twice; the last given back is the next handed out.
+        for j, (view, addr) in enumerate(got):
+            calls += 1
+            try:
+                release(pool, np.asarray(view) if j == 1 else np.asarray(view).T if j == 2 else view)
+            except ValueError as e:
+                fail("pool release", f"{what}: release of array {j}: {e}")
+        calls += 1
+        expect_value_error(fail, "pool release twice", f"{what}: second release of array 0", release, pool, got[0][0])
+        if pool.counts[1] != 0:
+            fail("pool counts", f"{what}: counts {pool.counts} after releasing every array")
+        calls += 1
+        (again, addr), = acquire(pool, 1)
+        if addr != got[-1][1]:
+            fail("pool lifo", f"{what}: acquired {addr:#x}; the last given back was {got[-1][1]:#x}")
+
+        # The array outlives the pool: its memory stays while np.asarray(again) lives.
+        a = np.asarray(again)
+        a[...] = 42
+        del pool, again, got, view, other, foreign
+        (fresh, _), = acquire(Pool(fmt, shape, order, capacity), 1)
+        np.asarray(fresh)[...] = 7
+        if a.size and not (a == 42).all():
+            fail("pool lifetime", f"{what}: an array changed after its pool was destroyed")
+    return calls
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("codes", nargs="*", default=list(DTYPES))
@@ -311,6 +553,8 @@ def main():
 
     helpers = gen_pxd.helpers()
     failures, calls, errors = 0, 0, 0
+    buffer_calls = pool_calls = 0
+    owned_failures = Failures()
     for code in args.codes:
         mod = importlib.import_module(f"ops_{code}")
         rng = random.Random(f"{args.seed}-{code}")
@@ -340,8 +584,13 @@ def main():
                               + "; ".join(problems))
         raw_calls, raw_failures = raw_memory(mod, code, rng, 4 * args.cases)
         calls, failures = calls + raw_calls, failures + raw_failures
-    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers and the views of raw memory: {calls} calls "
-          f"({errors} expected errors of the helpers), {failures} mismatches")
+        buffer_calls += buffer_memory(mod, code, rng, 4 * args.cases, owned_failures)
+        pool_calls += pool_arrays(mod, code, rng, owned_failures)
+    failures += owned_failures.summary()
+    calls += buffer_calls + pool_calls
+    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers, the views of raw memory and of buffers, and pools: "
+          f"{calls} calls ({errors} expected errors of the helpers; {buffer_calls} calls of buffers, "
+          f"{pool_calls} of pools), {failures} mismatches")
     return 1 if failures else 0
 
 
