@@ -1,6 +1,6 @@
 /*
- * Helpers of the ownership tests (test_buffer*.c, test_pool.c): a counting deallocator, and
- * ASan options. Compiles as C11 and as C++17.
+ * Helpers of the ownership tests (test_buffer*.c, test_pool.c, test_attach.c): a counting
+ * deallocator, a check of a pool's counts, and ASan options. Compiles as C11 and as C++17.
  */
 #ifndef MVS_C_TESTS_OWNER_H
 #define MVS_C_TESTS_OWNER_H
@@ -19,6 +19,20 @@ extern "C"
     const char *
     __asan_default_options(void);
 const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+
+/* Checks that the pool has `arrays` arrays, `acquired` of them handed out. */
+static ptrdiff_t g_arrays, g_acquired;
+static inline int counts(mvs_pool *p, ptrdiff_t arrays, ptrdiff_t acquired, int line) {
+  int ok = mvs_pool_counts(p, &g_arrays, &g_acquired) == MVS_OK && g_arrays == arrays && g_acquired == acquired;
+  g_checks++;
+  if (!ok) {
+    g_failures++;
+    fprintf(stderr, "%s:%d: FAILED: pool counts %td arrays, %td acquired; want %td, %td\n", __FILE__, line,
+            g_arrays, g_acquired, arrays, acquired);
+  }
+  return ok;
+}
+#define CHECK_COUNTS(p, arrays, acquired) counts((p), (arrays), (acquired), __LINE__)
 
 /* The context of counting_dealloc: how often it ran, with which data, on which thread. */
 typedef struct {

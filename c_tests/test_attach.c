@@ -678,19 +678,6 @@ static void test_view_at(void) {
 
 /* ---- 5. mvs_pool_acquire_slab ----------------------------------------------------------------- */
 
-static ptrdiff_t g_arrays, g_acquired;
-static int counts(mvs_pool *p, ptrdiff_t arrays, ptrdiff_t acquired, int line) {
-  int ok = mvs_pool_counts(p, &g_arrays, &g_acquired) == MVS_OK && g_arrays == arrays && g_acquired == acquired;
-  g_checks++;
-  if (!ok) {
-    g_failures++;
-    fprintf(stderr, "%s:%d: FAILED: pool counts %td arrays, %td acquired; want %td, %td\n", __FILE__, line,
-            g_arrays, g_acquired, arrays, acquired);
-  }
-  return ok;
-}
-#define CHECK_COUNTS(p, arrays, acquired) counts((p), (arrays), (acquired), __LINE__)
-
 /* The view's data lies in the slab: an array of `array_bytes` from a multiple of `slot` on. */
 static int in_slab(const mvs_slice *v, mvs_buffer *slab, size_t array_bytes, size_t slot) {
   void *base = NULL;

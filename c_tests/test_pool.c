@@ -12,19 +12,6 @@
  * MVS_TEST_POOL_ITERS (environment) overrides the iterations per thread. */
 #include "owner.h"
 
-static ptrdiff_t g_arrays, g_acquired;
-static int counts(mvs_pool *p, ptrdiff_t arrays, ptrdiff_t acquired, int line) {
-  int ok = mvs_pool_counts(p, &g_arrays, &g_acquired) == MVS_OK && g_arrays == arrays && g_acquired == acquired;
-  g_checks++;
-  if (!ok) {
-    g_failures++;
-    fprintf(stderr, "%s:%d: FAILED: pool counts %td arrays, %td acquired; want %td, %td\n", __FILE__, line,
-            g_arrays, g_acquired, arrays, acquired);
-  }
-  return ok;
-}
-#define CHECK_COUNTS(p, arrays, acquired) counts((p), (arrays), (acquired), __LINE__)
-
 static void test_basics(void) {
   mvs_pool *p = NULL;
   mvs_slice v[8];
