@@ -8,11 +8,14 @@
 # and off (directives on the command line), under distinct module names.
 cimport cython
 from libc.string cimport memcpy
+from libc.stdlib cimport malloc, free
 from cython.parallel cimport prange
 cimport openmp
 cimport memviewslice as mvs
 from memviewslice cimport mvs_slice, mvs_index_item, MVS_ITEM_INDEX, MVS_ITEM_SLICE, MVS_NONE
+from memviewslice cimport mvs_buffer, mvs_pool, mvs_buffer_wrap, mvs_buffer_release
 from memviewslice cimport f64
+from memviewslice.owners cimport Pool
 
 cdef extern from *:
     """
@@ -56,7 +59,17 @@ cdef extern from *:
     #define gil_test_acq(view) ((view).memview ? gil_test_acq_of((view).memview) : -1L)
     #define gil_test_memview_refcnt(view) \\
         ((view).memview ? (long)Py_REFCNT((PyObject *)(view).memview) : -1L)
+    /* The deallocator of the buffers made here (malloc'd memory): counts, then frees. */
+    static long gil_test_frees = 0;
+    static void gil_test_free(void *data, void *ctx) {
+        (void)ctx;
+        __atomic_fetch_add(&gil_test_frees, 1, __ATOMIC_SEQ_CST);
+        free(data);
+    }
+    static long gil_test_freed(void) { return __atomic_load_n(&gil_test_frees, __ATOMIC_SEQ_CST); }
     """
+    void gil_test_free(void *data, void *ctx) noexcept nogil
+    long gil_test_freed() nogil
     long gil_test_ensures() nogil
     long gil_test_acq(...) nogil
     long gil_test_memview_refcnt(...)
@@ -333,6 +346,149 @@ def raw_memory(Py_ssize_t n, double[:, ::1] a2):
     return g1 - g0, g2 - g1, acq0, gil_test_acq(first), total
 
 
+# --- views of buffers and arrays of pools ------------------------------------------------------
+
+cdef mvs_buffer *counted_buffer(double[:, ::1] a) except NULL:
+    """A buffer over a malloc'd copy of a's items, freed by the counting deallocator; the caller
+    holds its one reference."""
+    cdef Py_ssize_t n = a.shape[0] * a.shape[1]
+    cdef mvs_buffer *b = NULL
+    cdef double *data = <double *>malloc(max(n, 1) * sizeof(double))
+    if data == NULL:
+        raise MemoryError()
+    if n:
+        memcpy(data, &a[0, 0], n * sizeof(double))
+    try:
+        mvs.mvs_pyx_check(mvs_buffer_wrap(data, n * sizeof(double), gil_test_free, NULL, 0, &b))
+    except BaseException:
+        free(data)
+        raise
+    return b
+
+
+cdef int buffer_views(mvs_buffer *b, const Py_ssize_t *shape, const Py_ssize_t *shape_f, double *total) except -1 nogil:
+    """One round over the (5, 6) buffer b: two views of it (all of it, C order; 6 items from item
+    6 as (2, 3), F order), two derivations of the first, each dropped at return."""
+    cdef double[:, :] v = f64.from_buffer_2d(b, 0, shape, b'C')
+    cdef double[:, :] w = f64.from_buffer_2d(b, 6, shape_f, b'F')
+    cdef double[:] d = f64.slice_axis_1d(f64.index_axis_2d(v, 0, 2), 0, 1, MVS_NONE, 2)
+    total[0] += d[1] + w[1, 2]
+    return 0
+
+
+def buffer_memory(Py_ssize_t n, double[:, ::1] a2, bint release_first):
+    """n rounds of buffer_views over a buffer holding a copy of a2 (shape (5, 6)) in nogil, the
+    creator's reference held, after one view that makes the buffer's owner. Then the first view
+    is dropped and the buffer's reference released, in either order (the buffer's release first
+    when release_first). Returns (PyGILState_Ensure calls of the first view, of the n rounds,
+    the owner's acquisition count before and after the rounds, its memoryview object's refcount
+    before and after, the sum the rounds read, frees when the first of the two was done, frees
+    when the second, (with release_first) the owner's acquisition count after the buffer's
+    release, else -1, PyGILState_Ensure calls of the buffer's release, made in nogil)."""
+    cdef Py_ssize_t shape[2]
+    cdef Py_ssize_t shape_f[2]
+    cdef double total = 0
+    cdef double[:, :] first
+    cdef Py_ssize_t i
+    cdef long g0, g1, g2, g3, f0, f1, f2
+    cdef long acq_released = -1
+    cdef mvs_buffer *b
+    if a2.shape[0] != 5 or a2.shape[1] != 6:
+        raise ValueError("a2 must be (5, 6)")
+    shape[0], shape[1] = 5, 6
+    shape_f[0], shape_f[1] = 2, 3
+    b = counted_buffer(a2)
+    f0 = gil_test_freed()
+    g0 = gil_test_ensures()
+    with nogil:
+        first = f64.from_buffer_2d(b, 0, shape, b'C')
+    g1 = gil_test_ensures()
+    acq0 = gil_test_acq(first)
+    ref0 = gil_test_memview_refcnt(first)
+    with nogil:
+        for i in range(n):
+            buffer_views(b, shape, shape_f, &total)
+    g2 = gil_test_ensures()
+    acq1 = gil_test_acq(first)
+    ref1 = gil_test_memview_refcnt(first)
+    if release_first:
+        with nogil:
+            # The detach callback releases the attachment's acquisition (2 -> 1: no GIL); `first`
+            # keeps the owner, hence the memory.
+            mvs_buffer_release(b)
+        g3 = gil_test_ensures()
+        acq_released = gil_test_acq(first)
+        f1 = gil_test_freed()
+        first = None  # the owner's last acquisition (Cython has the GIL here)
+    else:
+        first = None  # the attachment keeps the owner
+        f1 = gil_test_freed()
+        with nogil:
+            # The detach callback releases the owner's last acquisition: Cython takes the GIL
+            # for that (1 -> 0), once.
+            mvs_buffer_release(b)
+        g3 = gil_test_ensures()
+    f2 = gil_test_freed()
+    return g1 - g0, g2 - g1, acq0, acq1, ref0, ref1, total, f1 - f0, f2 - f0, acq_released, g3 - g2
+
+
+cdef int pool_views(mvs_pool *pool, bint fortran, Py_ssize_t k, double *total) except -1 nogil:
+    """One round on a pool of (3, 3) arrays (order F when fortran): acquire, write item [i, j] =
+    k + 3 i + j, read [1, 1] through the diagonal and [0, 2] through the transpose, give back."""
+    cdef double[:, ::1] c
+    cdef double[::1, :] f
+    cdef double[:, :] m
+    cdef double[:] d
+    cdef double[:, :] t
+    cdef Py_ssize_t i, j
+    if fortran:
+        f = f64.pool_acquire_f_2d(pool)
+        m = f
+    else:
+        c = f64.pool_acquire_2d(pool)
+        m = c
+    for i in range(3):
+        for j in range(3):
+            m[i, j] = k + 3 * i + j
+    d = f64.diagonal_2d(m, 0, 0, 1)
+    t = f64.transpose_2d(m)
+    total[0] += d[1] + t[2, 0]
+    f64.pool_release_2d(pool, m)
+    return 0
+
+
+def pool_memory(Py_ssize_t n, order):
+    """n rounds of pool_views in nogil on a Pool('d', (3, 3), order, capacity=16), after one
+    acquire that makes the slab's owner (held over the rounds). Returns (PyGILState_Ensure
+    calls of the first acquire, of the n rounds, the owner's acquisition count before and after
+    the rounds, its memoryview object's refcount before and after, the sum the rounds read, the
+    pool's counts (arrays, acquired) after the rounds, after the first array is given back)."""
+    cdef Pool p = Pool('d', (3, 3), order=order, capacity=16)
+    cdef bint fortran = order == 'F'
+    cdef double[:, :] first
+    cdef double total = 0
+    cdef Py_ssize_t i
+    cdef long g0, g1, g2
+    g0 = gil_test_ensures()
+    with nogil:
+        if fortran:
+            first = f64.pool_acquire_f_2d(p.pool)
+        else:
+            first = f64.pool_acquire_2d(p.pool)
+    g1 = gil_test_ensures()
+    acq0 = gil_test_acq(first)
+    ref0 = gil_test_memview_refcnt(first)
+    with nogil:
+        for i in range(n):
+            pool_views(p.pool, fortran, i, &total)
+    g2 = gil_test_ensures()
+    acq1 = gil_test_acq(first)
+    ref1 = gil_test_memview_refcnt(first)
+    counts = p.counts
+    f64.pool_release_2d(p.pool, first)
+    return g1 - g0, g2 - g1, acq0, acq1, ref0, ref1, total, counts, p.counts
+
+
 # --- positive controls: the counter sees acquisitions ------------------------------------------
 
 def with_gil_control(Py_ssize_t n):
@@ -454,6 +610,107 @@ def prange_raw(double[:, ::1] a, int nthreads, Py_ssize_t rounds):
     shape[0], shape[1], shape[2] = 1, 1, cols
     probe = f64.from_pointer_3d(data, shape, b'C')
     return total, g1 - g0, gil_test_acq(probe) - 1, again, g2 - g1
+
+
+cdef double buffer_row_sum(mvs_buffer *b, Py_ssize_t cols, Py_ssize_t i) noexcept nogil:
+    """Row i of the (rows, cols) buffer b as a view of the buffer (shape (1, cols), i * cols
+    items in), every other item from 1 summed through index_axis_2d and slice_axis_1d."""
+    cdef Py_ssize_t shape[2]
+    cdef Py_ssize_t j
+    cdef double s = 0
+    shape[0], shape[1] = 1, cols
+    cdef double[:, :] v = f64.from_buffer_2d(b, i * cols, shape, b'C')
+    cdef double[:] part = f64.slice_axis_1d(f64.index_axis_2d(v, 0, 0), 0, 1, MVS_NONE, 2)
+    for j in range(part.shape[0]):
+        s += part[j]
+    return s
+
+
+@cython.cdivision(True)  # `i % rows` cannot raise, so that the prange needs no thread states
+def prange_buffer(double[:, ::1] a, int nthreads, Py_ssize_t rounds):
+    """prange_sum's sum through views of a buffer holding a copy of a, whose owner the first
+    views make, concurrently; the creator's reference is held throughout. Returns (total,
+    PyGILState_Ensure calls: one per thread at most, the owner's acquisition count after (the
+    attachment's), the same sum again with the owner made: total, Ensure calls, frees before
+    the buffer's release (no view left), after it)."""
+    cdef Py_ssize_t rows = a.shape[0], cols = a.shape[1]
+    cdef Py_ssize_t i
+    cdef double total = 0, again = 0
+    cdef long g0, g1, g2, f0, f1, f2
+    cdef Py_ssize_t shape[2]
+    cdef double[:, :] probe
+    cdef mvs_buffer *b
+    if rows == 0:
+        raise ValueError("a has no rows")
+    b = counted_buffer(a)
+    f0 = gil_test_freed()
+    g0 = gil_test_ensures()
+    with nogil:
+        for i in prange(rows * rounds, num_threads=nthreads, schedule='static'):
+            total += buffer_row_sum(b, cols, i % rows)
+    g1 = gil_test_ensures()
+    with nogil:
+        for i in prange(rows * rounds, num_threads=nthreads, schedule='static'):
+            again += buffer_row_sum(b, cols, i % rows)
+    g2 = gil_test_ensures()
+    shape[0], shape[1] = rows, cols
+    probe = f64.from_buffer_2d(b, 0, shape, b'C')
+    owner_acq = gil_test_acq(probe) - 1
+    probe = None
+    f1 = gil_test_freed()
+    mvs_buffer_release(b)
+    f2 = gil_test_freed()
+    return total, g1 - g0, owner_acq, again, g2 - g1, f1 - f0, f2 - f0
+
+
+cdef double pool_row_sum(mvs_pool *pool, const double *data, Py_ssize_t cols, Py_ssize_t i) noexcept nogil:
+    """An array of the pool of (2, cols) arrays filled with row i of the (rows, cols) memory at
+    data and twice it; twice the row's every other item from 1 summed through index_axis_2d and
+    slice_axis_1d of the array, then the array given back."""
+    cdef Py_ssize_t j
+    cdef double s = 0
+    cdef double[:, ::1] m = f64.pool_acquire_2d(pool)
+    for j in range(cols):
+        m[0, j] = data[i * cols + j]
+        m[1, j] = 2 * data[i * cols + j]
+    cdef double[:] part = f64.slice_axis_1d(f64.index_axis_2d(m, 0, 1), 0, 1, MVS_NONE, 2)
+    for j in range(part.shape[0]):
+        s += part[j]
+    f64.pool_release_2d(pool, m)
+    return s
+
+
+@cython.cdivision(True)  # `i % rows` cannot raise, so that the prange needs no thread states
+def prange_pool(double[:, ::1] a, int nthreads, Py_ssize_t rounds):
+    """Twice prange_sum's sum through arrays of one Pool('d', (2, cols), capacity=16) that the
+    threads acquire, fill, derive views of and give back; the first acquires make the slab's
+    owner, concurrently. Returns (total, PyGILState_Ensure calls: one per thread at most, the
+    owner's acquisition count after (the attachment's), the same sum again with the owner made:
+    total, Ensure calls, the pool's counts (arrays, acquired) after)."""
+    cdef Py_ssize_t rows = a.shape[0], cols = a.shape[1]
+    cdef const double *data = &a[0, 0]
+    cdef Pool p = Pool('d', (2, cols), order='C', capacity=16)
+    cdef mvs_pool *pool = p.pool
+    cdef Py_ssize_t i
+    cdef double total = 0, again = 0
+    cdef long g0, g1, g2
+    cdef double[:, ::1] probe
+    if rows == 0:
+        raise ValueError("a has no rows")
+    g0 = gil_test_ensures()
+    with nogil:
+        for i in prange(rows * rounds, num_threads=nthreads, schedule='static'):
+            total += pool_row_sum(pool, data, cols, i % rows)
+    g1 = gil_test_ensures()
+    with nogil:
+        for i in prange(rows * rounds, num_threads=nthreads, schedule='static'):
+            again += pool_row_sum(pool, data, cols, i % rows)
+    g2 = gil_test_ensures()
+    counts = p.counts
+    probe = f64.pool_acquire_2d(pool)
+    owner_acq = gil_test_acq(probe) - 1
+    f64.pool_release_2d(pool, probe)
+    return total, g1 - g0, owner_acq, again, g2 - g1, counts
 
 
 # --- 4. error paths -----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 # cython: boundscheck=False, wraparound=False
-# The ownership test of the Cython layer (driven by test_own.py): BufferExport and mvs_pool
-# from Cython, with a counting deallocator.
+# The ownership test of the Cython layer (driven by test_own.py): BufferExport, typed
+# memoryviews of buffers (f64.from_buffer_2d) and mvs_pool from Cython, with a counting
+# deallocator.
 from cpython.buffer cimport (
     PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS,
     PyBUF_ANY_CONTIGUOUS,
@@ -10,8 +11,9 @@ from libc.stdlib cimport malloc, free
 from memviewslice cimport (
     mvs_slice, mvs_buffer, mvs_pool, mvs_buffer_wrap, mvs_buffer_view, mvs_buffer_release,
     mvs_buffer_refcount, mvs_pool_create, mvs_pool_acquire, mvs_pool_release, mvs_pool_counts,
-    mvs_pool_destroy, mvs_pyx_check, MVS_BUFFER_READONLY, mvs_slice_axis,
+    mvs_pool_destroy, mvs_pyx_check, MVS_BUFFER_READONLY, mvs_slice_axis, mvs_buffer_retain,
 )
+from memviewslice cimport f64
 from memviewslice.owners cimport BufferExport, export
 
 cdef extern from *:
@@ -178,3 +180,98 @@ cdef str export_message(mvs_buffer *buffer, mvs_slice *view, fmt):
         return "ok"
     except ValueError as e:
         return str(e)
+
+
+# --- views of buffers: from_buffer_2d and from_buffer_const_2d -----------------------------------
+
+cdef class Holder:
+    """One reference to a buffer of float64 items, for Python to make more views of it; released
+    when the Holder goes."""
+    cdef mvs_buffer *buffer
+
+    def __dealloc__(self):
+        mvs_buffer_release(self.buffer)  # NULL is a no-op
+
+    def view(self, Py_ssize_t offset, Py_ssize_t rows, Py_ssize_t cols, order='C'):
+        """f64.from_buffer_2d of the buffer (in nogil): a writable (rows, cols) view, C or F
+        order, from item `offset`."""
+        cdef Py_ssize_t shape[2]
+        cdef int o = ord(order)
+        cdef double[:, :] v
+        shape[0], shape[1] = rows, cols
+        with nogil:
+            v = f64.from_buffer_2d(self.buffer, offset, shape, o)
+        return v
+
+    def const_view(self, Py_ssize_t offset, Py_ssize_t rows, Py_ssize_t cols, order='C'):
+        """f64.from_buffer_const_2d of the buffer (in nogil), as view()."""
+        cdef Py_ssize_t shape[2]
+        cdef int o = ord(order)
+        cdef const double[:, :] v
+        shape[0], shape[1] = rows, cols
+        with nogil:
+            v = f64.from_buffer_const_2d(self.buffer, offset, shape, o)
+        return v
+
+
+def buffer_handoff(Py_ssize_t rows, Py_ssize_t cols, int first=0, bint readonly=False, bint keep=False):
+    """A (rows, cols) float64 matrix in malloc'd memory (item k = first + k, freed by
+    own_test_free) handed to Python as a typed memoryview of its buffer: f64.from_buffer_2d
+    (from_buffer_const_2d for read-only memory), made in nogil; the creator's reference is
+    released before returning. Returns (the view, a Holder of another reference when keep, else
+    None)."""
+    cdef Py_ssize_t shape[2]
+    cdef mvs_buffer *buffer
+    cdef Py_ssize_t i
+    cdef double[:, :] v
+    cdef const double[:, :] cv
+    cdef Holder holder = None
+    cdef double *data = <double *>malloc(max(rows * cols, 1) * sizeof(double))
+    if data == NULL:
+        raise MemoryError()
+    for i in range(rows * cols):
+        data[i] = first + i
+    shape[0], shape[1] = rows, cols
+    try:
+        mvs_pyx_check(mvs_buffer_wrap(data, rows * cols * sizeof(double), own_test_free, NULL,
+                                      MVS_BUFFER_READONLY if readonly else 0, &buffer))
+    except BaseException:
+        free(data)
+        raise
+    try:
+        if keep:
+            holder = Holder.__new__(Holder)
+            mvs_pyx_check(mvs_buffer_retain(buffer))
+            holder.buffer = buffer
+        if readonly:
+            with nogil:
+                cv = f64.from_buffer_const_2d(buffer, 0, shape, b'C')
+            return cv, holder
+        with nogil:
+            v = f64.from_buffer_2d(buffer, 0, shape, b'C')
+        return v, holder
+    finally:
+        mvs_buffer_release(buffer)
+
+
+def cy_slice(const double[:, :] m):
+    """Cython's own slicing of a typed memoryview: m[1:, ::-1]."""
+    return m[1:, ::-1]
+
+
+def cy_transpose(const double[:, :] m):
+    """Cython's own transpose of a typed memoryview: m.T."""
+    return m.T
+
+
+def mvs_transpose(double[:, :] m):
+    """f64.transpose_2d of a writable typed memoryview, in nogil."""
+    cdef double[:, :] t
+    with nogil:
+        t = f64.transpose_2d(m)
+    return t
+
+
+def corner(const double[:, :] m):
+    """m[0, 0], read through a typed memoryview."""
+    return m[0, 0]

@@ -10,9 +10,15 @@ any directives): its PyGILState_Ensure calls are counted. Checks, on float64 vie
    sources' acquisition counts unchanged, the last result equal to NumPy's view (values,
    shape, strides, address); the counter itself counts `with gil:` blocks (positive control);
 2. 1,000,000 views of mixed kinds made and dropped: acquisition counts, the memoryview
-   objects' and the NumPy arrays' refcounts back where they started;
+   objects' and the NumPy arrays' refcounts back where they started; 1,000,000 rounds of views
+   of raw memory (from_pointer), of an mvs_buffer (from_buffer, malloc'd memory with a
+   counting deallocator) and of a pool's arrays (pool_acquire, pool_release) with derivations:
+   one PyGILState_Ensure for the first view (making the owner), none after, the owner's
+   acquisition count and refcount balanced, the buffer's memory freed once, after its last
+   holder (its reference or its views, in either order);
 3. prange with 2 and 4 threads deriving views of one shared array: the sum equals NumPy's,
-   counts balanced;
+   counts balanced; with 4 threads, views of raw memory, of a buffer and of a pool's arrays,
+   whose owners the threads make concurrently (at most one Ensure per thread), then none;
 4. 100,000 calls of each failing kind: the right exception and library message, counts and
    refcounts unchanged.
 Prints a short summary; the exit code is 1 on any failure.
@@ -158,6 +164,57 @@ def run(module_name):
           f"derivations: PyGILState_Ensure {first_gil} for the first view, {gil} after; owner acquisitions "
           f"{acq0} -> {acq1} [{c.section()}]")
 
+    # 2c. Views of a buffer (malloc'd memory, a counting deallocator): the first view makes the
+    # buffer's owner (one GIL acquisition), then none while the creator holds its reference; the
+    # owner keeps the attachment's acquisition and the first view's; the memory is freed once,
+    # after the last of the buffer's reference and the views, whichever goes last.
+    a2 = sources["a2"]
+    want = CALLS * (a2[2, 1::2][1] + a2.reshape(-1)[6:12].reshape(2, 3, order="F")[1, 2])
+    parts = []
+    for release_first in (False, True):
+        order = "buffer released first" if release_first else "views dropped first"
+        (first_gil, gil, acq0, acq1, mref0, mref1, total, freed1, freed2, acq_released,
+         release_gil) = m.buffer_memory(CALLS, a2, release_first)
+        c.check(first_gil == 1, f"buffer ({order}): the first view made {first_gil} PyGILState_Ensure calls, not 1")
+        c.check(gil == 0, f"buffer ({order}): {gil} PyGILState_Ensure calls over {CALLS} rounds")
+        c.check(acq0 == 2 and acq1 == 2, f"buffer ({order}): the owner's acquisition count {acq0} -> {acq1}, not 2")
+        c.check(mref0 == mref1, f"buffer ({order}): the owner's refcount {mref0} -> {mref1}")
+        c.check(total == want, f"buffer ({order}): the views read {total}, NumPy's {want}")
+        c.check(freed1 == 0, f"buffer ({order}): {freed1} frees with the memory still held")
+        c.check(freed2 == 1, f"buffer ({order}): {freed2} frees after the last holder, not 1")
+        if release_first:
+            c.check(acq_released == 1, f"buffer ({order}): the owner's acquisition count after the "
+                    f"buffer's release {acq_released}, not the first view's 1")
+            # The attachment's acquisition released with another left: an atomic decrement.
+            c.check(release_gil == 0, f"buffer ({order}): the release made {release_gil} PyGILState_Ensure calls")
+        else:
+            # The owner's last acquisition released in nogil: Cython takes the GIL, once.
+            c.check(release_gil == 1, f"buffer ({order}): the release made {release_gil} PyGILState_Ensure calls, not 1")
+        parts.append(f"{order}: Ensure {first_gil} for the first view, {gil} after, {release_gil} for "
+                     f"the release in nogil; owner acquisitions {acq0} -> {acq1}, refcount {mref0} -> {mref1}; "
+                     f"frees {freed1} then {freed2}")
+    del a2  # (the run's refcount check counts references to the sources)
+    print(f"{module_name}: buffer: {CALLS:,} rounds of 2 from_buffer_2d and 2 derivations: "
+          + "; ".join(parts) + f" [{c.section()}]")
+
+    # 2d. Arrays of a pool: the first acquire makes the slab's owner (one GIL acquisition), then
+    # none; balanced counts.
+    want = sum(2 * k + 6 for k in range(CALLS))  # [1, 1] + [0, 2] of k + 3 i + j
+    parts = []
+    for order in ("C", "F"):
+        first_gil, gil, acq0, acq1, mref0, mref1, total, counts, counts_after = m.pool_memory(CALLS, order)
+        c.check(first_gil == 1, f"pool {order}: the first acquire made {first_gil} PyGILState_Ensure calls, not 1")
+        c.check(gil == 0, f"pool {order}: {gil} PyGILState_Ensure calls over {CALLS} rounds")
+        c.check(acq0 == 2 and acq1 == 2, f"pool {order}: the owner's acquisition count {acq0} -> {acq1}, not 2")
+        c.check(mref0 == mref1, f"pool {order}: the owner's refcount {mref0} -> {mref1}")
+        c.check(total == want, f"pool {order}: the arrays read {total}, expected {want}")
+        c.check(counts == (16, 1) and counts_after == (16, 0),
+                f"pool {order}: counts {counts} with the first array out, {counts_after} after, not (16, 1), (16, 0)")
+        parts.append(f"order {order}: Ensure {first_gil} for the first acquire, {gil} after; owner "
+                     f"acquisitions {acq0} -> {acq1}, refcount {mref0} -> {mref1}")
+    print(f"{module_name}: pool: {CALLS:,} rounds of pool_acquire, 2 derivations, pool_release: "
+          + "; ".join(parts) + f" [{c.section()}]")
+
     # 3. prange: threads derive views of one shared array.
     shared = np.arange(100.0 * 64).reshape(100, 64)
     rounds = PRANGE_ITERATIONS // shared.shape[0]
@@ -184,6 +241,22 @@ def run(module_name):
     c.check(gil == 0, f"prange raw memory: {gil} PyGILState_Ensure calls once the owner exists")
     c.check(owner_acq == 1, f"prange raw memory: the owner's acquisition count {owner_acq}, not its pinned 1")
     parts.append(f"4 threads over raw memory: Ensure {first_gil} (making the owner), then {gil}")
+    # Views of a buffer (a copy of shared), 4 threads making its owner at once.
+    total, first_gil, owner_acq, again, gil, freed1, freed2 = m.prange_buffer(shared, 4, rounds)
+    c.check(total == want and again == want, f"prange buffer: sums {total}, {again} != NumPy's {want}")
+    c.check(1 <= first_gil <= 4, f"prange buffer: {first_gil} PyGILState_Ensure calls making the owner, not 1 to 4")
+    c.check(gil == 0, f"prange buffer: {gil} PyGILState_Ensure calls once the owner exists")
+    c.check(owner_acq == 1, f"prange buffer: the owner's acquisition count {owner_acq}, not the attachment's 1")
+    c.check(freed1 == 0 and freed2 == 1, f"prange buffer: frees {freed1} before the buffer's release, {freed2} after, not 0, 1")
+    parts.append(f"4 threads over a buffer: Ensure {first_gil} (making the owner), then {gil}, frees {freed1} -> {freed2}")
+    # Arrays of a pool, 4 threads making the slab's owner at once.
+    total, first_gil, owner_acq, again, gil, counts = m.prange_pool(shared, 4, rounds)
+    c.check(total == 2 * want and again == 2 * want, f"prange pool: sums {total}, {again} != NumPy's {2 * want}")
+    c.check(1 <= first_gil <= 4, f"prange pool: {first_gil} PyGILState_Ensure calls making the owner, not 1 to 4")
+    c.check(gil == 0, f"prange pool: {gil} PyGILState_Ensure calls once the owner exists")
+    c.check(owner_acq == 1, f"prange pool: the owner's acquisition count {owner_acq}, not the attachment's 1")
+    c.check(counts[1] == 0, f"prange pool: counts {counts}: arrays still acquired")
+    parts.append(f"4 threads over a pool: Ensure {first_gil} (making the owner), then {gil}, counts {counts}")
     ref1 = sys.getrefcount(shared)
     c.check(ref0 == ref1, f"prange: array refcount {ref0} -> {ref1}")
     print(f"{module_name}: prange: {PRANGE_ITERATIONS:,} iterations x 2 views of one (100, 64) array, "

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Ownership through the Cython layer: C memory handed to NumPy is freed exactly once, by the
 caller's deallocator, over 100,000 hand-offs with views of views, slices, memoryview and
-typed-memoryview consumers released in every order; read-only memory is exported read-only;
+typed-memoryview consumers released in every order; the same over 100,000 hand-offs as typed
+memoryviews of the buffer (from_buffer_2d), with more from_buffer views, Cython slices and
+transposes, NumPy arrays and memoryviews made and deleted at random, and never freed while
+one lives; const views (from_buffer_const_2d) are read-only, and a writable view of read-only
+memory is refused; read-only memory is exported read-only;
 export() refuses views outside their buffer; the pool under threads, and its errors.
 
     PYTHONPATH=build/cython_own python tests/cython/test_own.py [--handoffs N]
@@ -48,6 +52,57 @@ def consumers(export, r):
     return made
 
 
+# from_buffer views of a (3, 4) buffer of items i + k: (offset, rows, cols, order).
+BUFFER_VIEWS = [(0, 3, 4, "C"), (4, 2, 4, "C"), (0, 4, 3, "F"), (2, 2, 5, "F"), (6, 3, 2, "C"), (11, 1, 1, "F")]
+
+
+def buffer_user(users, r, i, make):
+    """One random step on the users of hand-off i's buffer (users: its Holder, if still held,
+    and views: Cython memoryviews, NumPy arrays, memoryviews): when `make`, a new user made
+    from one of them or, one time in four, one of them deleted; else one of them deleted.
+    Returns the step's kind ('bad' for a view with wrong contents)."""
+    holder = next((u for u in users if isinstance(u, own_test.Holder)), None)
+    views = [u for u in users if not isinstance(u, own_test.Holder)]
+    kinds = []
+    if make and holder is not None:
+        kinds += ["from_buffer", "from_buffer_const"]
+    if make and views:
+        kinds += ["cy_slice", "asarray", "memoryview", "transpose"]
+    kind = "del" if not kinds or r.random() < 0.25 else r.choice(kinds)
+    if kind == "del":
+        del users[r.randrange(len(users))]
+        return kind
+    if kind in ("from_buffer", "from_buffer_const"):
+        offset, rows, cols, order = r.choice(BUFFER_VIEWS)
+        new_view = holder.view if kind == "from_buffer" else holder.const_view
+        v = new_view(offset, rows, cols, order)
+        users.append(v)
+        return kind if own_test.corner(v) == i + offset else "bad"
+    src = r.choice(views)
+    if isinstance(src, memoryview):  # (a builtin memoryview of a 2-D array: NumPy's way back)
+        src = np.asarray(src)
+    if kind == "cy_slice":  # Cython's slicing: at Python level, or of a typed memoryview argument
+        if src.shape[0] < 2:
+            users.append(src.T)
+        else:
+            users.append(src[1:, ::2] if r.random() < 0.5 else own_test.cy_slice(src))
+    elif kind == "asarray":
+        users.append(np.asarray(src))
+    elif kind == "memoryview":
+        users.append(memoryview(np.asarray(src)))
+    else:  # transpose: Cython's or NumPy's .T, Cython's of an argument, or f64.transpose_2d
+        how = r.randrange(3)
+        if how == 0:
+            users.append(src.T)
+        elif how == 1:
+            users.append(own_test.cy_transpose(src))
+        elif np.asarray(src).flags.writeable:
+            users.append(own_test.mvs_transpose(src))
+        else:
+            users.append(own_test.cy_transpose(src))
+    return kind
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--handoffs", type=int, default=100_000)
@@ -76,6 +131,70 @@ def main():
     check(early == 0, f"memory freed while a user was alive, {early} times")
     check(late == 0, f"memory not freed once after its last user, {late} times")
     print(f"hand-offs: {args.handoffs}, frees: {own_test.freed() - base} (early {early}, late {late})")
+
+    # 1b. The same through typed memoryviews of the buffer (from_buffer_2d), with a random mix
+    # of users made and deleted in between.
+    base = own_test.freed()
+    early = late = bad = 0
+    ops = {}
+    for i in range(args.handoffs):
+        view, holder = own_test.buffer_handoff(3, 4, first=i, keep=r.random() < 0.5)
+        if own_test.corner(view) != i or own_test.sum_rows(view) != 12 * i + 66:
+            bad += 1
+        users = [view] + ([holder] if holder is not None else [])
+        del view, holder
+        steps = r.randint(1, 8)  # steps that may make users; then the rest are deleted
+        while users:
+            if own_test.freed() != base + i:
+                early += 1
+            kind = buffer_user(users, r, i, steps > 0)
+            steps -= 1
+            ops[kind] = ops.get(kind, 0) + 1
+            if kind == "bad":
+                bad += 1
+        if own_test.freed() != base + i + 1:
+            late += 1
+    check(early == 0, f"buffer views: memory freed while a user was alive, {early} times")
+    check(late == 0, f"buffer views: memory not freed once after its last user, {late} times")
+    check(bad == 0, f"buffer views: {bad} wrong contents")
+    print(f"buffer hand-offs: {args.handoffs}, frees: {own_test.freed() - base} (early {early}, "
+          f"late {late}, wrong contents {bad}); operations: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())))
+
+    # Const views of read-only memory: read-only all the way; a writable view is refused.
+    n = own_test.freed()
+    cv, holder = own_test.buffer_handoff(2, 3, first=5, readonly=True, keep=True)
+    check(not np.asarray(cv).flags.writeable, "NumPy got a writable array of a const view of read-only memory")
+    check(memoryview(np.asarray(cv)).readonly, "a memoryview of a const view of read-only memory is writable")
+    cv2 = holder.const_view(1, 2, 2, "F")
+    check(not np.asarray(cv2).flags.writeable and np.asarray(cv2).tolist() == [[6.0, 8.0], [7.0, 9.0]],
+          f"a const F view of read-only memory: {np.asarray(cv2)!r}, writeable {np.asarray(cv2).flags.writeable}")
+    try:
+        holder.view(0, 2, 3)
+        check(False, "from_buffer_2d (writable) of a read-only buffer succeeded")
+    except ValueError as e:
+        check("read-only" in str(e), f"from_buffer_2d of a read-only buffer: {e}")
+        print("from_buffer_2d of a read-only buffer: ValueError:", e)
+    # A writable typed memoryview of NumPy's array of it is refused. (Not of the Cython
+    # memoryview object itself: Cython takes its own memoryview objects without checking
+    # writability, as for any const view of a read-only NumPy array.)
+    try:
+        own_test.sum_rows(np.asarray(cv))
+        check(False, "a writable typed memoryview of NumPy's array of read-only memory")
+    except (ValueError, BufferError) as e:
+        check("read-only" in str(e), f"a writable typed memoryview of read-only memory: {e}")
+    del holder, cv2
+    check(own_test.freed() == n, "read-only memory freed while a const view was alive")
+    del cv
+    check(own_test.freed() == n + 1, "read-only memory not freed once after its const views")
+    # Const views of writable memory are read-only too (their owner is not the writable views').
+    v, holder = own_test.buffer_handoff(2, 3, keep=True)
+    cv = holder.const_view(0, 2, 3)
+    check(not np.asarray(cv).flags.writeable and memoryview(np.asarray(cv)).readonly,
+          "NumPy got a writable array of a const view of writable memory")
+    check(np.asarray(v).flags.writeable, "NumPy got a read-only array of a writable view")
+    del v, holder, cv
+    check(own_test.freed() == n + 2, "writable memory with const views not freed once")
 
     # 2. Read-only memory is exported read-only.
     ro, _ = own_test.handoff(2, 2, readonly=True)
