@@ -104,8 +104,8 @@ pub unsafe extern "C" fn mvs_pool_create(
         let capacity = usize::try_from(capacity).map_err(|_| memory::Error::Capacity { capacity })?;
         let slot_bytes = memory::pool_slot_bytes(v.byte_count(itemsize)? as usize)?;
         memory::slab_layout(slot_bytes, capacity)?;
-        let both = ndim <= 1;
-        let order = if both { b'A' } else { order as u8 };
+        // Arrays of 0 or 1 dimensions are C- and F-contiguous alike.
+        let order = if ndim <= 1 { b'A' } else { order as u8 };
         let layout = ArrayLayout { itemsize, ndim: ndim as usize, order };
         let pool = try_box(mvs_pool {
             template: to_slice(&v, core::ptr::null_mut()),
