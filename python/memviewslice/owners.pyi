@@ -1,4 +1,4 @@
-"""The Python objects of memviewslice (made from Cython; see owners.pxd)."""
+"""The Python objects of memviewslice (see owners.pxd)."""
 
 class BufferExport:
     """One view of memory owned by an mvs_buffer, exported through the buffer protocol:
@@ -7,3 +7,19 @@ class BufferExport:
     Python cannot make one."""
 
     def __buffer__(self, flags: int, /) -> memoryview: ...
+
+class Pool:
+    """A pool of arrays of one dtype, shape and order, from which nogil Cython code acquires
+    typed memoryviews with no GIL (``<dtype>.pool_acquire_Nd(pool.pool)``, given back with
+    ``<dtype>.pool_release_Nd``; see owners.pxd). ``dtype`` is a struct-module format such as
+    ``'d'``, or anything NumPy takes as a dtype; ``order`` is ``'C'`` or ``'F'``."""
+
+    format: bytes
+    itemsize: int
+    shape: tuple[int, ...]
+    order: str
+
+    def __init__(self, dtype: object, shape: "tuple[int, ...]", order: str = "C", capacity: int = 16) -> None: ...
+    @property
+    def counts(self) -> "tuple[int, int]":
+        """(arrays, acquired): how many arrays the pool has, and how many are handed out."""
