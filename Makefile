@@ -110,7 +110,7 @@ install: dist-lib
 	ln -sf $(SONAME) $(INSTALL_LIB)/libmemviewslice.so
 	install -m 644 $(DISTDIR)/libmemviewslice.a $(INSTALL_LIB)/libmemviewslice.a
 	$(STRIP) --strip-debug $(INSTALL_LIB)/libmemviewslice.a
-	install -m 644 include/memviewslice.h include/mvs_pyx.h $(DESTDIR)$(PREFIX)/include
+	install -m 644 include/memviewslice.h include/mvs_pyx.h include/mvs_inline.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 $(CYTHON_API) $(INSTALL_CYTHON)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' memviewslice.pc.in > $(INSTALL_LIB)/pkgconfig/memviewslice.pc
 
@@ -190,10 +190,12 @@ check-names: lib
 	@bad=$$(nm -D --defined-only $(LIBDIR)/libmemviewslice.so | awk '{print $$3}' | grep -v '^mvs_' || true); \
 	  test -z "$$bad" || { echo "libmemviewslice.so exports names without the mvs_ prefix: $$bad"; exit 1; }
 
-# The header compiles on its own, as C11 and as C++, with strict warnings.
+# The C headers compile on their own, as C11 and as C++, with strict warnings.
 header-alone:
-	echo '#include "memviewslice.h"' | $(CC) -std=c11 $(STRICT) -Iinclude -fsyntax-only -x c -
-	echo '#include "memviewslice.h"' | $(CXX) -std=c++11 $(STRICT) -Iinclude -fsyntax-only -x c++ -
+	@set -e; for h in memviewslice.h mvs_inline.h; do \
+	  echo "#include \"$$h\"" | $(CC) -std=c11 $(STRICT) -Iinclude -fsyntax-only -x c -; \
+	  echo "#include \"$$h\"" | $(CXX) -std=c++11 $(STRICT) -Iinclude -fsyntax-only -x c++ -; \
+	  echo "header-alone: $$h compiles alone as C11 and C++11"; done
 
 rust-test:
 	$(CARGO) test --release

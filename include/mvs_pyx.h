@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <Python.h>
 #include "memviewslice.h"
+#include "mvs_inline.h"
 
 /* The Cythons the helpers are tested with (make cython-oldest): 0.29.37, and 3.0.11 or newer.
    Cython 3.0.0 to 3.0.10 take the GIL at the exit of every nogil function holding a
@@ -78,9 +79,10 @@ static inline int __mvs_pyx_raise_unowned(void) {
    1 -> 0; so each module has, per dtype and number of dimensions, one owner: a memoryview object
    made by the module's own Cython (its type, layout, format and item size; its ndim too, which
    Cython's `.T` reads from the object) over a dummy item, with one acquisition that is never
-   released. A view of raw memory is the library's view with that owner in `memview`: its
-   acquisition and release are atomic additions, with no GIL. The owners are made on the first
-   view of each kind, taking the GIL once, and live as long as the process. */
+   released. A view of raw memory is the library's view (built inline by mvs_inline.h) with
+   that owner in `memview`: its acquisition and release are atomic additions, with no GIL. The
+   owners are made on the first view of each kind, taking the GIL once, and live as long as the
+   process. */
 
 /* `status` of the library call that wrote the `ndim`-d view `r` of `data`, with `owner` put in
    r's memview on success. Left NULL, with the exception set, for NULL data under a view of one

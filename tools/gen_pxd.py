@@ -139,6 +139,7 @@ HEADER = r"""/* The C side of memviewslice's typed Cython helpers (memviewslice/
 #include <stddef.h>
 #include <Python.h>
 #include "memviewslice.h"
+#include "mvs_inline.h"
 
 /* The Cythons the helpers are tested with (make cython-oldest): 0.29.37, and 3.0.11 or newer.
    Cython 3.0.0 to 3.0.10 take the GIL at the exit of every nogil function holding a
@@ -204,9 +205,10 @@ static inline int __mvs_pyx_raise_unowned(void) {
    1 -> 0; so each module has, per dtype and number of dimensions, one owner: a memoryview object
    made by the module's own Cython (its type, layout, format and item size; its ndim too, which
    Cython's `.T` reads from the object) over a dummy item, with one acquisition that is never
-   released. A view of raw memory is the library's view with that owner in `memview`: its
-   acquisition and release are atomic additions, with no GIL. The owners are made on the first
-   view of each kind, taking the GIL once, and live as long as the process. */
+   released. A view of raw memory is the library's view (built inline by mvs_inline.h) with
+   that owner in `memview`: its acquisition and release are atomic additions, with no GIL. The
+   owners are made on the first view of each kind, taking the GIL once, and live as long as the
+   process. */
 
 /* `status` of the library call that wrote the `ndim`-d view `r` of `data`, with `owner` put in
    r's memview on success. Left NULL, with the exception set, for NULL data under a view of one
@@ -364,7 +366,7 @@ def raw_memory(code, ctype, size):
     pins = "".join(f'    int _pin{n} "__mvs_pyx_pin"(void *slot, {memoryview(ctype, n)} view)\n' for n in NDIMS)
     macros = "".join(
         f"    #define __mvs_pyx_{code}_from_pointer_{n}d(data, shape, order) "
-        f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), {size}, {n}, shape, order, "
+        f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), {size}, {n}, shape, order, "
         f"(mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, {n}, (data), __mvs_pyx_owner_{code}({n})), -1)\n"
         f"    #define __mvs_pyx_{code}_from_pointer_strided_{n}d(data, shape, strides) "
         f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), {size}, {n}, shape, strides, "

@@ -625,19 +625,19 @@ cdef extern from *:
         void *owner = __mvs_pyx_owner_load(&__mvs_pyx_owners_i8[ndim]);
         return owner ? owner : __mvs_pyx_make_owner_i8(ndim);
     }
-    #define __mvs_pyx_i8_from_pointer_1d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 1, 1, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_i8(1)), -1)
+    #define __mvs_pyx_i8_from_pointer_1d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 1, 1, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_i8(1)), -1)
     #define __mvs_pyx_i8_from_pointer_strided_1d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 1, 1, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_i8(1)), -1)
-    #define __mvs_pyx_i8_from_pointer_2d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 1, 2, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_i8(2)), -1)
+    #define __mvs_pyx_i8_from_pointer_2d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 1, 2, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_i8(2)), -1)
     #define __mvs_pyx_i8_from_pointer_strided_2d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 1, 2, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_i8(2)), -1)
-    #define __mvs_pyx_i8_from_pointer_3d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 1, 3, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_i8(3)), -1)
+    #define __mvs_pyx_i8_from_pointer_3d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 1, 3, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_i8(3)), -1)
     #define __mvs_pyx_i8_from_pointer_strided_3d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 1, 3, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_i8(3)), -1)
-    #define __mvs_pyx_i8_from_pointer_4d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 1, 4, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_i8(4)), -1)
+    #define __mvs_pyx_i8_from_pointer_4d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 1, 4, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_i8(4)), -1)
     #define __mvs_pyx_i8_from_pointer_strided_4d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 1, 4, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_i8(4)), -1)
-    #define __mvs_pyx_i8_from_pointer_5d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 1, 5, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_i8(5)), -1)
+    #define __mvs_pyx_i8_from_pointer_5d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 1, 5, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_i8(5)), -1)
     #define __mvs_pyx_i8_from_pointer_strided_5d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 1, 5, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_i8(5)), -1)
-    #define __mvs_pyx_i8_from_pointer_6d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 1, 6, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_i8(6)), -1)
+    #define __mvs_pyx_i8_from_pointer_6d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 1, 6, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_i8(6)), -1)
     #define __mvs_pyx_i8_from_pointer_strided_6d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 1, 6, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_i8(6)), -1)
-    #define __mvs_pyx_i8_from_pointer_7d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 1, 7, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_i8(7)), -1)
+    #define __mvs_pyx_i8_from_pointer_7d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 1, 7, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_i8(7)), -1)
     #define __mvs_pyx_i8_from_pointer_strided_7d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 1, 7, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_i8(7)), -1)
     """
     void *_owners "__mvs_pyx_owners_i8"[8]

@@ -625,19 +625,19 @@ cdef extern from *:
         void *owner = __mvs_pyx_owner_load(&__mvs_pyx_owners_u64[ndim]);
         return owner ? owner : __mvs_pyx_make_owner_u64(ndim);
     }
-    #define __mvs_pyx_u64_from_pointer_1d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 8, 1, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_u64(1)), -1)
+    #define __mvs_pyx_u64_from_pointer_1d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 8, 1, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_u64(1)), -1)
     #define __mvs_pyx_u64_from_pointer_strided_1d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 8, 1, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 1, (data), __mvs_pyx_owner_u64(1)), -1)
-    #define __mvs_pyx_u64_from_pointer_2d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 8, 2, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_u64(2)), -1)
+    #define __mvs_pyx_u64_from_pointer_2d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 8, 2, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_u64(2)), -1)
     #define __mvs_pyx_u64_from_pointer_strided_2d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 8, 2, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 2, (data), __mvs_pyx_owner_u64(2)), -1)
-    #define __mvs_pyx_u64_from_pointer_3d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 8, 3, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_u64(3)), -1)
+    #define __mvs_pyx_u64_from_pointer_3d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 8, 3, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_u64(3)), -1)
     #define __mvs_pyx_u64_from_pointer_strided_3d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 8, 3, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 3, (data), __mvs_pyx_owner_u64(3)), -1)
-    #define __mvs_pyx_u64_from_pointer_4d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 8, 4, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_u64(4)), -1)
+    #define __mvs_pyx_u64_from_pointer_4d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 8, 4, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_u64(4)), -1)
     #define __mvs_pyx_u64_from_pointer_strided_4d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 8, 4, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 4, (data), __mvs_pyx_owner_u64(4)), -1)
-    #define __mvs_pyx_u64_from_pointer_5d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 8, 5, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_u64(5)), -1)
+    #define __mvs_pyx_u64_from_pointer_5d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 8, 5, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_u64(5)), -1)
     #define __mvs_pyx_u64_from_pointer_strided_5d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 8, 5, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 5, (data), __mvs_pyx_owner_u64(5)), -1)
-    #define __mvs_pyx_u64_from_pointer_6d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 8, 6, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_u64(6)), -1)
+    #define __mvs_pyx_u64_from_pointer_6d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 8, 6, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_u64(6)), -1)
     #define __mvs_pyx_u64_from_pointer_strided_6d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 8, 6, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 6, (data), __mvs_pyx_owner_u64(6)), -1)
-    #define __mvs_pyx_u64_from_pointer_7d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_contiguous((void *)(data), 8, 7, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_u64(7)), -1)
+    #define __mvs_pyx_u64_from_pointer_7d(data, shape, order) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), 8, 7, shape, order, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_u64(7)), -1)
     #define __mvs_pyx_u64_from_pointer_strided_7d(data, shape, strides) __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), 8, 7, shape, strides, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, 7, (data), __mvs_pyx_owner_u64(7)), -1)
     """
     void *_owners "__mvs_pyx_owners_u64"[8]
