@@ -157,22 +157,25 @@ static inline mvs_status __mvs_pyx_pool_owned(mvs_pool *pool, ptrdiff_t itemsize
     return status;
 }
 
-/* With the GIL: attaches the memoryview object `*memview` (of a typed memoryview variable) to
-   `buffer` under `key`, unless an owner is attached already, and returns the owner attached.
-   When `*memview` is attached, the variable's acquisition moves to the attachment (the variable
-   is left empty, and `detach` releases the acquisition). NULL with ValueError on failure. */
-static inline void *__mvs_pyx_attach_owner(mvs_buffer *buffer, const void *key, void **memview, mvs_detach_fn detach) {
-    void *owner = NULL;
-    mvs_status status = mvs_buffer_attach(buffer, key, *memview, detach, &owner);
+/* With the GIL: attaches the memoryview object in `slot` (the memview field of a typed
+   memoryview variable) to `buffer` under `key`, unless an owner is attached already, and
+   returns the owner attached. When the variable's object is attached, its acquisition moves to
+   the attachment (the variable is left empty, and `detach` releases the acquisition). NULL with
+   ValueError on failure. The field is read and cleared with memcpy and memset: its type is
+   Cython's. */
+static inline void *__mvs_pyx_attach_owner(mvs_buffer *buffer, const void *key, void *slot, mvs_detach_fn detach) {
+    void *memview, *owner = NULL;
+    memcpy(&memview, slot, sizeof memview);
+    mvs_status status = mvs_buffer_attach(buffer, key, memview, detach, &owner);
     if (status != MVS_OK) {
         PyErr_SetString(PyExc_ValueError, mvs_last_error());
         return NULL;
     }
-    if (owner == *memview) *memview = NULL;
+    if (owner == memview) memset(slot, 0, sizeof memview);
     return owner;
 }
 #define __mvs_pyx_attach(buffer, key, view, detach) \
-    __mvs_pyx_attach_owner((buffer), (key), (void **)&(view).memview, (detach))
+    __mvs_pyx_attach_owner((buffer), (key), (void *)&(view).memview, (detach))
 
 /* A typed memoryview holding the acquisition of `owner` that an attachment held, for the detach
    callback to release it as Cython releases any view. */
