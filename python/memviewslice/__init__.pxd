@@ -190,10 +190,5 @@ cdef extern from "mvs_pyx.h" nogil:
     # 0 when a result has the number of dimensions its typed memoryview expects; raises
     # ValueError otherwise (for operations whose result's ndim depends on the input).
     int mvs_pyx_check_ndim "__mvs_pyx_check_ndim"(int got, int expected) except -1
-
-
-cdef inline int mvs_pyx_check(mvs_status status) except -1 nogil:
-    """0 for MVS_OK; raises (taking the GIL) for any other status."""
-    if status != MVS_OK:
-        return mvs_pyx_raise(status)
-    return 0
+    # 0 for MVS_OK; raises as mvs_pyx_raise does (taking the GIL) for any other status.
+    int mvs_pyx_check "__mvs_pyx_check_status"(mvs_status status) except -1
