@@ -13,9 +13,10 @@ n times, by
   a pool (pop, write, append).
 
 The figure is the best (minimum) of --reps runs, in ns per round. Targets (issue 18): the typed
-pool at least 10x faster than np.empty((3, 3)), taken against the faster np.empty row (from
-Cython), and within 2x of the C pool; printed as met or missed (a missed target is a result,
-not an error).
+pool at least 10x faster than np.empty((3, 3)), taken conservatively against the fastest
+np.empty row (np.empty alone, from Python, with no writes), and within 2x of the C pool; printed
+as met or missed (a missed target is a result, not an error). Against np.empty into a typed
+memoryview, what a Cython user writes for the same result, is printed too.
 
     PYTHONPATH=build/benches/pool python benches/pool_bench.py
 """
@@ -84,8 +85,8 @@ def main():
     best = {}
     for name, fn, n in cases:
         best[name] = min(fn(n) for _ in range(args.reps)) / n
-    empty = min(best["np.empty((3, 3)) (Cython, GIL)"], best["np.empty((3, 3)) (Python)"])
-    print("| case | ns per round | speed-up over np.empty((3, 3)) |")
+    empty = min(ns for name, ns in best.items() if name.startswith("np.empty((3, 3))"))
+    print("| case | ns per round | speed-up over np.empty((3, 3)) alone |")
     print("|---|---:|---:|")
     for name, ns in best.items():
         print(f"| {name} | {ns:.1f} | {empty / ns:.1f}x |")
@@ -93,6 +94,8 @@ def main():
     raw = best["mvs_pool acquire + release, raw (nogil Cython)"]
     print(f"\ntarget, typed pool >= 10x faster than np.empty((3, 3)): {empty / typed:.1f}x, "
           + ("met" if empty / typed >= 10 else "missed"))
+    typed_empty = best["np.empty((3, 3)) (Cython, GIL)"]
+    print(f"(against np.empty((3, 3)) into a typed memoryview, from Cython: {typed_empty / typed:.1f}x)")
     print(f"target, typed pool within 2x of the C pool: {typed / raw:.2f}x, "
           + ("met" if typed / raw <= 2 else "missed"))
 

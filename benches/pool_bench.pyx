@@ -2,7 +2,6 @@
 # The compiled loops of pool_bench.py: a (3, 3) float64 array obtained, its 9 items written, and
 # given up: from mvs_pool (raw and as typed memoryviews), mvs_buffer_alloc, a preallocated slab,
 # and with the GIL from np.empty, cython.view.array and a cast of pooled memory.
-cimport cython
 from cython.view cimport array as cvarray
 from libc.stdint cimport int64_t
 from memviewslice cimport (
