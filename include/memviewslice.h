@@ -660,6 +660,92 @@ mvs_status mvs_subview(const struct mvs_slice *src,
                        struct mvs_slice *out);
 
 /**
+ * Copies every item of `src` into `dst`, as if `src` were first copied to a temporary:
+ * `np.copyto(dst, src.copy())`. Strides of any sign; `src` broadcasts as in Cython's
+ * `dst[...] = src`: the shapes are aligned from the end, missing leading axes count as extent
+ * 1, and a source axis of extent 1 repeats along a longer destination axis; any other
+ * difference is an error.
+ *
+ * - `src`, `src_ndim`: the source view (0..=8 dimensions).
+ * - `dst`, `dst_ndim`: the destination view (0..=8 dimensions), written in place; `dst` itself
+ *   is only read.
+ * - `itemsize`: bytes per item of both, > 0. Any size; 1, 2, 4, 8 and 16 take fast paths.
+ *
+ * Memory: when the byte extents of `src` and `dst` are disjoint, when they are the same items
+ * (the copy does nothing), or when both are one contiguous run of bytes (copied as by
+ * `memmove`), the copy is direct. Otherwise, where they may overlap, `src` is first copied to
+ * a temporary of its own size, allocated and freed by this call (`MVS_ERR_ALLOC` if that
+ * fails, with `dst` unchanged). Nothing outside the two views is read or written.
+ *
+ * Errors: `MVS_ERR_NULL` (`src` or `dst` NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
+ * `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_OVERFLOW` (a view's byte extent does not fit
+ * in `ptrdiff_t`), `MVS_ERR_INDIRECT` (either view has an indirect axis: copy it with element
+ * pointers instead), `MVS_ERR_BROADCAST` (the shapes differ other than as above),
+ * `MVS_ERR_VALUE` (`dst` has an axis of stride 0 and extent > 1: its items alias each other),
+ * `MVS_ERR_ALLOC`. On error nothing is written.
+ *
+ * Takes no lock; thread-safe as long as no other thread writes the two views' memory.
+ *
+ * # Safety
+ * `src` and `dst` point to readable `mvs_slice`s; every item of `src` is readable and every
+ * item of `dst` writable memory.
+ */
+mvs_status mvs_copy(const struct mvs_slice *src,
+                    int src_ndim,
+                    const struct mvs_slice *dst,
+                    int dst_ndim,
+                    ptrdiff_t itemsize);
+
+/**
+ * Sets every item of `dst` to the `itemsize` bytes at `item` (which may be an item of `dst`
+ * itself). An axis of stride 0 is allowed: its items are one item, set once.
+ *
+ * - `dst`, `ndim`: the destination view (0..=8 dimensions), written in place.
+ * - `itemsize`: bytes per item, > 0; 1, 2, 4, 8 and 16 take fast paths, and an item whose
+ *   bytes are all equal (zero, say) is written with `memset`.
+ * - `item`: the item's bytes, read before anything is written.
+ *
+ * Errors: `MVS_ERR_NULL` (`dst` or `item` NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
+ * `MVS_ERR_SHAPE`, `MVS_ERR_OVERFLOW`, `MVS_ERR_INDIRECT`. On error nothing is written. Does not
+ * allocate.
+ *
+ * # Safety
+ * `dst` points to a readable `mvs_slice` whose every item is writable memory; `item` points to
+ * `itemsize` readable bytes.
+ */
+mvs_status mvs_fill(const struct mvs_slice *dst,
+                    int ndim,
+                    ptrdiff_t itemsize,
+                    const void *item);
+
+/**
+ * Copies `src` into a new buffer, contiguous in `order`, and gives the buffer and a view of it
+ * that has `src`'s shape: `np.array(src, order=...)`.
+ *
+ * - `src`, `ndim`: the source view (0..=8 dimensions), read only.
+ * - `itemsize`: bytes per item, > 0.
+ * - `order`: `'C'` or `'F'`.
+ * - `out_buffer`: receives the new buffer (one reference, the caller's: give it back with
+ *   `mvs_buffer_release`); its memory is aligned to 64 bytes and holds exactly the items.
+ * - `out_view`: receives the view, as `mvs_buffer_view` makes it (its `memview` is the
+ *   buffer, borrowed).
+ *
+ * Errors: `MVS_ERR_NULL` (any pointer NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
+ * `MVS_ERR_SHAPE`, `MVS_ERR_OVERFLOW`, `MVS_ERR_INDIRECT`, `MVS_ERR_VALUE` (unknown order),
+ * `MVS_ERR_ALLOC`. On error nothing is written and nothing is allocated.
+ *
+ * # Safety
+ * `src` points to a readable `mvs_slice` whose every item is readable; `out_buffer` points to
+ * a writable `mvs_buffer *`, `out_view` to a writable `mvs_slice`.
+ */
+mvs_status mvs_copy_contiguous(const struct mvs_slice *src,
+                               int ndim,
+                               ptrdiff_t itemsize,
+                               int order,
+                               struct mvs_buffer **out_buffer,
+                               struct mvs_slice *out_view);
+
+/**
  * Slices one axis: `src[..., start:stop:step, ...]` with Python's semantics (negative bounds
  * count from the end, out-of-range bounds clamp as `slice.indices` does, negative steps walk
  * backwards; `MVS_NONE` for any of the three means "not given"). Indirect axes follow PEP 3118.

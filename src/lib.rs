@@ -3,8 +3,9 @@
 //!
 //! [`view`] holds the view arithmetic in safe Rust (but for one block of SSE2 intrinsics, which
 //! only compute), [`memory`] the layout arithmetic and bookkeeping of owned memory (buffers,
-//! pools); [`ffi`] is the C API over both.
+//! pools), [`copy`] the kernels that move data between views; [`ffi`] is the C API over both.
 
+pub(crate) mod copy;
 pub mod ffi;
 pub mod memory;
 pub mod view;

@@ -97,6 +97,7 @@ macro_rules! derivation {
 
 mod buffer;
 mod construct;
+mod copy;
 mod derive;
 mod pool;
 mod query;
@@ -109,6 +110,7 @@ use crate::view::{self, Addr, Parts, View, WithAxis};
 
 pub use buffer::*;
 pub use construct::*;
+pub use copy::*;
 pub use derive::*;
 pub use pool::*;
 pub use query::*;

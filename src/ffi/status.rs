@@ -4,7 +4,7 @@ use core::cell::RefCell;
 use core::ffi::{c_char, c_int, CStr};
 use core::fmt::{self, Write};
 
-use crate::memory;
+use crate::{copy, memory};
 use crate::view::{Error, Kind};
 
 /// The result of every fallible function: `MVS_OK` (0) or one of the `MVS_ERR_*` codes.
@@ -60,6 +60,8 @@ pub const MVS_ERR_ALLOC: mvs_status = 16;
 pub(crate) enum Failure {
     View(Error),
     Own(memory::Error),
+    /// A copy's own refusal (never `copy::Error::View` or `Alloc`, which map to the above).
+    Copy(copy::Error),
     Null(&'static str),
     Panic,
 }
@@ -76,11 +78,24 @@ impl From<memory::Error> for Failure {
     }
 }
 
+impl From<copy::Error> for Failure {
+    fn from(e: copy::Error) -> Self {
+        match e {
+            copy::Error::View(e) => Failure::View(e),
+            copy::Error::Alloc { nbytes } => {
+                Failure::Own(memory::Error::Alloc { nbytes, alignment: memory::POOL_ALIGN })
+            }
+            e => Failure::Copy(e),
+        }
+    }
+}
+
 impl Failure {
     pub(crate) fn status(&self) -> mvs_status {
         match self {
             Failure::Null(_) => MVS_ERR_NULL,
             Failure::Panic => MVS_ERR_INTERNAL,
+            Failure::Copy(_) => MVS_ERR_VALUE,
             Failure::Own(e) => match e.kind() {
                 memory::Kind::Shape => MVS_ERR_SHAPE,
                 memory::Kind::Value => MVS_ERR_VALUE,
@@ -112,6 +127,7 @@ impl fmt::Display for Failure {
         match self {
             Failure::View(e) => e.fmt(f),
             Failure::Own(e) => e.fmt(f),
+            Failure::Copy(e) => e.fmt(f),
             Failure::Null(name) => write!(f, "argument `{name}` is NULL"),
             Failure::Panic => write!(f, "internal error: the library panicked (please report this)"),
         }

@@ -1,0 +1,440 @@
+//! Data movement: copies between views and fills, in safe Rust that knows nothing of C.
+//!
+//! The kernels plan over the views' axes and move items through a [`Memory`], which the C
+//! layer implements with raw pointers and the tests with a byte vector. A plan drops axes of
+//! extent 1, turns every destination stride positive (reversing the source's with it), sorts
+//! the axes so the destination's smallest stride is innermost, and merges axes contiguous in
+//! both views. Then the innermost axis is one of three loops:
+//!
+//! - a run: both views contiguous along it, moved as bytes (`memmove`) or, when short, by items;
+//! - tiles: when the source's smallest stride is on another axis (a transposed copy), the two
+//!   axes are copied in square tiles of [`TILE`] items, so that the lines of both views that a
+//!   tile touches stay in cache while it is copied;
+//! - a strided loop, items of 1, 2, 4, 8 or 16 bytes moved as one value, others as bytes.
+//!
+//! A copy whose views may overlap goes through a temporary (see [`copy`]).
+
+#[cfg(test)]
+mod tests;
+
+use core::fmt;
+
+use crate::view::{self, Addr, Order, View, MAX_DIMS};
+
+/// The memory the kernels read and write, at addresses of type `P`. Every address the kernels
+/// pass is that of an item of one of the views they were given (or of a temporary from
+/// [`Memory::alloc`]), and every byte range lies inside such an item or run of items.
+pub trait Memory<P: Addr> {
+    /// Copies `nbytes` bytes from `src` to `dst`; the ranges may overlap (as `memmove`).
+    fn move_bytes(&mut self, dst: P, src: P, nbytes: usize);
+    /// The `N` bytes at `src`.
+    fn load<const N: usize>(&mut self, src: P) -> [u8; N];
+    /// Copies `count` items of `N` bytes, `src_step` bytes apart from `src`, to `count` items
+    /// `dst_step` bytes apart from `dst`, in order. The items of each side do not overlap
+    /// those of the other.
+    fn copy_items<const N: usize>(&mut self, dst: P, dst_step: isize, src: P, src_step: isize, count: usize);
+    /// Writes `item` to `count` items, `step` bytes apart from `dst`.
+    fn fill_items<const N: usize>(&mut self, dst: P, step: isize, item: [u8; N], count: usize);
+    /// Writes `byte` to the `nbytes` bytes at `dst` (as `memset`).
+    fn set_bytes(&mut self, dst: P, byte: u8, nbytes: usize);
+    /// A new temporary block of `nbytes` bytes (which may be 0), or `None` when there is no
+    /// memory for it.
+    fn alloc(&mut self, nbytes: usize) -> Option<P>;
+    /// Frees a block from [`Memory::alloc`] of `nbytes` bytes.
+    fn free(&mut self, p: P, nbytes: usize);
+    /// The address `p` as a number, to compare the places of views.
+    fn position(&self, p: P) -> usize;
+}
+
+/// Side of a tile, in items: 32 lines of each view, 16 KiB of 8-byte items together, stay in
+/// the first-level cache while the tile is copied.
+const TILE: isize = 32;
+
+/// Runs of at most this many bytes are copied item by item rather than by `memmove`, whose
+/// call costs more than the copy.
+const SHORT_RUN: isize = 64;
+
+/// Why a copy or fill was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    View(view::Error),
+    /// A destination axis of stride 0 and extent > 1: its items alias each other.
+    AliasedDestination { axis: usize, len: isize },
+    /// No memory for a temporary of `nbytes` bytes.
+    Alloc { nbytes: usize },
+}
+
+impl From<view::Error> for Error {
+    fn from(e: view::Error) -> Self {
+        Error::View(e)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::View(e) => e.fmt(f),
+            Error::AliasedDestination { axis, len } => write!(
+                f,
+                "axis {axis} of the destination has stride 0 and extent {len}: its items are one item, written {len} times"
+            ),
+            Error::Alloc { nbytes } => write!(f, "no memory for a temporary of {nbytes} bytes"),
+        }
+    }
+}
+
+pub type Result<T> = core::result::Result<T, Error>;
+
+/// The axes of a copy: extents and the byte strides of the destination and of the source,
+/// outermost first.
+#[derive(Clone, Copy, Debug)]
+struct Axes {
+    n: usize,
+    len: [isize; MAX_DIMS],
+    dst: [isize; MAX_DIMS],
+    src: [isize; MAX_DIMS],
+}
+
+/// Checks what every copy and fill needs of a view: a positive `itemsize`, no indirect axis.
+pub fn check_source<P: Addr>(v: &View<P>, itemsize: isize) -> Result<()> {
+    if itemsize <= 0 {
+        return Err(view::Error::Itemsize { itemsize }.into());
+    }
+    match v.suboffsets()[..v.ndim()].iter().position(|&s| s >= 0) {
+        Some(axis) => Err(view::Error::Indirect { axis }.into()),
+        None => Ok(()),
+    }
+}
+
+/// Copies every item of `src` into `dst` as if `src` were first copied to a temporary
+/// (`np.copyto(dst, src.copy())`), with Cython's broadcasting: shapes aligned from the end,
+/// missing leading axes of extent 1, and a source axis of extent 1 repeated along the
+/// destination's. A destination axis of stride 0 and extent > 1 is refused.
+///
+/// The copy is direct when the views' byte extents are disjoint, when they are the same items
+/// (nothing to do), or when each is one contiguous run (a `memmove`); otherwise `src` is copied
+/// to a temporary first. On error nothing is written.
+pub fn copy<P: Addr, M: Memory<P>>(mem: &mut M, src: &View<P>, dst: &View<P>, itemsize: isize) -> Result<()> {
+    check_source(src, itemsize)?;
+    check_source(dst, itemsize)?;
+    let axes = broadcast(src, dst)?;
+    if let Some(axis) = (0..axes.n).find(|&a| axes.dst[a] == 0 && axes.len[a] > 1) {
+        return Err(Error::AliasedDestination { axis, len: axes.len[axis] });
+    }
+    if dst.is_empty() {
+        return Ok(());
+    }
+    let (s, d) = (range(mem, src, itemsize)?, range(mem, dst, itemsize)?);
+    if s.1 <= d.0 || d.1 <= s.0 {
+        copy_direct(mem, dst.data(), src.data(), axes, itemsize, false);
+        return Ok(());
+    }
+    let same = mem.position(src.data()) == mem.position(dst.data())
+        && (0..axes.n).all(|a| axes.len[a] == 1 || axes.dst[a] == axes.src[a]);
+    if same {
+        return Ok(());
+    }
+    if let Some(plan) = Plan::new(dst.data(), src.data(), axes) {
+        let (n, ds, ss) = (plan.axes.n, plan.axes.dst[0], plan.axes.src[0]);
+        if n == 0 || (n == 1 && ds == itemsize && ss == itemsize) {
+            plan.run(mem, itemsize, true);
+            return Ok(());
+        }
+    }
+    // The views may overlap: through a C-contiguous temporary of the source's shape.
+    let nbytes = src.byte_count(itemsize)? as usize;
+    let temp = mem.alloc(nbytes).ok_or(Error::Alloc { nbytes })?;
+    let t = View::contiguous(temp, itemsize, &src.shape()[..src.ndim()], Order::C)?;
+    copy_direct(mem, temp, src.data(), broadcast(src, &t)?, itemsize, false);
+    copy_direct(mem, dst.data(), temp, broadcast(&t, dst)?, itemsize, false);
+    mem.free(temp, nbytes);
+    Ok(())
+}
+
+/// Sets every item of `dst` to the `itemsize` bytes at `item`, which may be an item of `dst`:
+/// it is read before anything is written. Axes of stride 0 are written once.
+pub fn fill<P: Addr, M: Memory<P>>(mem: &mut M, dst: &View<P>, itemsize: isize, item: P) -> Result<()> {
+    check_source(dst, itemsize)?;
+    let mut axes = Axes { n: dst.ndim(), len: *dst.shape(), dst: *dst.strides(), src: [0; MAX_DIMS] };
+    for a in 0..axes.n {
+        if axes.dst[a] == 0 {
+            axes.len[a] = axes.len[a].min(1);
+        }
+    }
+    let Some(plan) = Plan::new(dst.data(), item, axes) else { return Ok(()) };
+    match itemsize {
+        1 => plan.fill::<1, M>(mem),
+        2 => plan.fill::<2, M>(mem),
+        4 => plan.fill::<4, M>(mem),
+        8 => plan.fill::<8, M>(mem),
+        16 => plan.fill::<16, M>(mem),
+        _ => {
+            // The item first goes to the first item of `dst`, the source of all the others.
+            mem.move_bytes(plan.dst, item, itemsize as usize);
+            let first = Plan { src: plan.dst, ..plan };
+            first.fill_bytes(mem, itemsize);
+        }
+    }
+    Ok(())
+}
+
+/// The byte range `[lo, hi)` of `v`, absolute.
+fn range<P: Addr, M: Memory<P>>(mem: &M, v: &View<P>, itemsize: isize) -> Result<(i128, i128)> {
+    let (lo, hi) = v.extent(itemsize)?;
+    let at = mem.position(v.data()) as i128;
+    Ok((at + lo as i128, at + hi as i128))
+}
+
+/// The axes of copying `src` to `dst`: `dst`'s extents and strides, `src`'s strides with 0
+/// where it broadcasts.
+fn broadcast<P: Addr>(src: &View<P>, dst: &View<P>) -> Result<Axes> {
+    let n = src.ndim().max(dst.ndim());
+    let (ls, ld) = (n - src.ndim(), n - dst.ndim());
+    let mut axes = Axes { n, len: [0; MAX_DIMS], dst: [0; MAX_DIMS], src: [0; MAX_DIMS] };
+    for a in 0..n {
+        let (s_len, s_stride) = if a < ls { (1, 0) } else { (src.shape()[a - ls], src.strides()[a - ls]) };
+        let (d_len, d_stride) = if a < ld { (1, 0) } else { (dst.shape()[a - ld], dst.strides()[a - ld]) };
+        axes.len[a] = d_len;
+        axes.dst[a] = d_stride;
+        axes.src[a] = if s_len == d_len {
+            s_stride
+        } else if s_len == 1 {
+            0
+        } else {
+            return Err(view::Error::Broadcast { axis: a, from: s_len, to: d_len }.into());
+        };
+    }
+    Ok(axes)
+}
+
+/// Copies along `axes` from `src` to `dst` in one pass: right when the views do not overlap,
+/// or overlap only as one run each (`overlap`, moved as by `memmove`).
+fn copy_direct<P: Addr, M: Memory<P>>(mem: &mut M, dst: P, src: P, axes: Axes, itemsize: isize, overlap: bool) {
+    if let Some(plan) = Plan::new(dst, src, axes) {
+        plan.run(mem, itemsize, overlap);
+    }
+}
+
+/// A copy or fill ready to run: the address of the first item of each view, and the axes,
+/// normalized (see the module's documentation).
+#[derive(Clone, Copy, Debug)]
+struct Plan<P> {
+    dst: P,
+    src: P,
+    axes: Axes,
+}
+
+impl<P: Addr> Plan<P> {
+    /// The plan of `axes` from `src` to `dst`; `None` when there is no item to move. The
+    /// offsets stay inside the views, whose byte extents fit in `isize` (checked when they
+    /// were made), so the arithmetic cannot overflow.
+    fn new(mut dst: P, mut src: P, axes: Axes) -> Option<Self> {
+        if axes.len[..axes.n].contains(&0) {
+            return None;
+        }
+        let mut out = Axes { n: 0, len: [1; MAX_DIMS], dst: [0; MAX_DIMS], src: [0; MAX_DIMS] };
+        for a in 0..axes.n {
+            let (len, mut d, mut s) = (axes.len[a], axes.dst[a], axes.src[a]);
+            if len == 1 {
+                continue;
+            }
+            if d < 0 {
+                dst = dst.byte_offset((len - 1) * d);
+                src = src.byte_offset((len - 1) * s);
+                (d, s) = (-d, -s);
+            }
+            // Insertion by stride, largest first; equal strides keep their order.
+            let mut i = out.n;
+            while i > 0 && out.dst[i - 1] < d {
+                out.len[i] = out.len[i - 1];
+                out.dst[i] = out.dst[i - 1];
+                out.src[i] = out.src[i - 1];
+                i -= 1;
+            }
+            (out.len[i], out.dst[i], out.src[i]) = (len, d, s);
+            out.n += 1;
+        }
+        // Merges each axis into the next inner one when both views step over it as over the
+        // inner axis's whole extent.
+        let mut merged = Axes { n: 0, ..out };
+        for a in 0..out.n {
+            let m = merged.n;
+            let spans = |stride: isize| out.len[a].checked_mul(stride);
+            if m > 0 && Some(merged.dst[m - 1]) == spans(out.dst[a]) && Some(merged.src[m - 1]) == spans(out.src[a]) {
+                merged.len[m - 1] *= out.len[a];
+                merged.dst[m - 1] = out.dst[a];
+                merged.src[m - 1] = out.src[a];
+            } else {
+                merged.len[m] = out.len[a];
+                merged.dst[m] = out.dst[a];
+                merged.src[m] = out.src[a];
+                merged.n += 1;
+            }
+        }
+        for a in merged.n..MAX_DIMS {
+            (merged.len[a], merged.dst[a], merged.src[a]) = (1, 0, 0);
+        }
+        Some(Plan { dst, src, axes: merged })
+    }
+
+    /// Runs the copy for items of `itemsize` bytes.
+    fn run<M: Memory<P>>(&self, mem: &mut M, itemsize: isize, overlap: bool) {
+        match itemsize {
+            1 => self.copy::<1, M>(mem, overlap),
+            2 => self.copy::<2, M>(mem, overlap),
+            4 => self.copy::<4, M>(mem, overlap),
+            8 => self.copy::<8, M>(mem, overlap),
+            16 => self.copy::<16, M>(mem, overlap),
+            _ => self.copy_bytes(mem, itemsize, overlap),
+        }
+    }
+
+    /// The innermost axis: its extent and the two strides (a 0-d plan has one item).
+    fn inner(&self) -> (isize, isize, isize) {
+        match self.axes.n {
+            0 => (1, 0, 0),
+            n => (self.axes.len[n - 1], self.axes.dst[n - 1], self.axes.src[n - 1]),
+        }
+    }
+
+    /// The copy for items of `N` bytes.
+    fn copy<const N: usize, M: Memory<P>>(&self, mem: &mut M, overlap: bool) {
+        let size = N as isize;
+        let (len, ds, ss) = self.inner();
+        let outer = self.axes.n.saturating_sub(1);
+        if overlap || (ds == size && ss == size && len * size > SHORT_RUN) {
+            let nbytes = (len * size) as usize;
+            self.each(outer, |d, s| mem.move_bytes(d, s, nbytes));
+        } else if let Some(tiled) = self.tiled() {
+            tiled.copy_tiles::<N, M>(mem);
+        } else {
+            self.each(outer, |d, s| mem.copy_items::<N>(d, ds, s, ss, len as usize));
+        }
+    }
+
+    /// The copy for items of any size.
+    fn copy_bytes<M: Memory<P>>(&self, mem: &mut M, itemsize: isize, overlap: bool) {
+        let (len, ds, ss) = self.inner();
+        let outer = self.axes.n.saturating_sub(1);
+        if overlap || (ds == itemsize && ss == itemsize) {
+            let nbytes = (len * itemsize) as usize;
+            self.each(outer, |d, s| mem.move_bytes(d, s, nbytes));
+        } else {
+            self.each(outer, |d, s| {
+                for i in 0..len {
+                    mem.move_bytes(d.byte_offset(i * ds), s.byte_offset(i * ss), itemsize as usize);
+                }
+            });
+        }
+    }
+
+    /// This plan with the source's fastest axis moved next to the innermost, when the source
+    /// steps across cache lines along the innermost axis and more finely along another one:
+    /// then the two innermost axes are copied in tiles.
+    fn tiled(&self) -> Option<Self> {
+        let n = self.axes.n;
+        if n < 2 {
+            return None;
+        }
+        let inner = self.axes.src[n - 1].unsigned_abs();
+        if inner < 64 {
+            return None;
+        }
+        let j = (0..n - 1).min_by_key(|&a| self.axes.src[a].unsigned_abs())?;
+        if self.axes.src[j].unsigned_abs() >= inner {
+            return None;
+        }
+        let mut t = *self;
+        for a in j..n - 2 {
+            t.axes.len[a] = self.axes.len[a + 1];
+            t.axes.dst[a] = self.axes.dst[a + 1];
+            t.axes.src[a] = self.axes.src[a + 1];
+        }
+        (t.axes.len[n - 2], t.axes.dst[n - 2], t.axes.src[n - 2]) = (self.axes.len[j], self.axes.dst[j], self.axes.src[j]);
+        Some(t)
+    }
+
+    /// The copy of a [`Plan::tiled`] plan: the two innermost axes in tiles of [`TILE`] by
+    /// [`TILE`] items, each tile row by row of the destination's innermost axis.
+    fn copy_tiles<const N: usize, M: Memory<P>>(&self, mem: &mut M) {
+        let n = self.axes.n;
+        let (rows, dr, sr) = (self.axes.len[n - 2], self.axes.dst[n - 2], self.axes.src[n - 2]);
+        let (cols, dc, sc) = (self.axes.len[n - 1], self.axes.dst[n - 1], self.axes.src[n - 1]);
+        self.each(n - 2, |d, s| {
+            for r0 in (0..rows).step_by(TILE as usize) {
+                for c0 in (0..cols).step_by(TILE as usize) {
+                    let count = TILE.min(cols - c0) as usize;
+                    for r in r0..(r0 + TILE).min(rows) {
+                        let d = d.byte_offset(r * dr + c0 * dc);
+                        let s = s.byte_offset(r * sr + c0 * sc);
+                        mem.copy_items::<N>(d, dc, s, sc, count);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Writes the item at `self.src` to every item of the destination.
+    fn fill<const N: usize, M: Memory<P>>(&self, mem: &mut M) {
+        let item = mem.load::<N>(self.src);
+        let (len, ds, _) = self.inner();
+        let outer = self.axes.n.saturating_sub(1);
+        if ds == N as isize && item.iter().all(|&b| b == item[0]) {
+            let nbytes = (len * N as isize) as usize;
+            self.each(outer, |d, _| mem.set_bytes(d, item[0], nbytes));
+        } else {
+            self.each(outer, |d, _| mem.fill_items::<N>(d, ds, item, len as usize));
+        }
+    }
+
+    /// Copies the item at `self.src` (the destination's first item, already written) to every
+    /// item of the destination: runs by doubling what is already written, others item by item.
+    fn fill_bytes<M: Memory<P>>(&self, mem: &mut M, itemsize: isize) {
+        let (len, ds, _) = self.inner();
+        let outer = self.axes.n.saturating_sub(1);
+        let first = self.src;
+        self.each(outer, |d, _| {
+            mem.move_bytes(d, first, itemsize as usize);
+            if ds == itemsize {
+                let (total, mut done) = (len * itemsize, itemsize);
+                while done < total {
+                    let n = done.min(total - done);
+                    mem.move_bytes(d.byte_offset(done), d, n as usize);
+                    done += n;
+                }
+            } else {
+                for i in 1..len {
+                    mem.move_bytes(d.byte_offset(i * ds), first, itemsize as usize);
+                }
+            }
+        });
+    }
+
+    /// Calls `f` with the first item of each view at every index of the `outer` outermost
+    /// axes, the last of them fastest.
+    #[inline(always)]
+    fn each(&self, outer: usize, mut f: impl FnMut(P, P)) {
+        let a = &self.axes;
+        let mut index = [0isize; MAX_DIMS];
+        let (mut d, mut s) = (self.dst, self.src);
+        loop {
+            f(d, s);
+            let mut k = outer;
+            loop {
+                if k == 0 {
+                    return;
+                }
+                k -= 1;
+                index[k] += 1;
+                if index[k] < a.len[k] {
+                    d = d.byte_offset(a.dst[k]);
+                    s = s.byte_offset(a.src[k]);
+                    break;
+                }
+                d = d.byte_offset(-(a.len[k] - 1) * a.dst[k]);
+                s = s.byte_offset(-(a.len[k] - 1) * a.src[k]);
+                index[k] = 0;
+            }
+        }
+    }
+}
