@@ -96,6 +96,7 @@ struct Axes {
 }
 
 /// Checks what every copy and fill needs of a view: a positive `itemsize`, no indirect axis.
+#[inline(always)]
 pub fn check_source<P: Addr>(v: &View<P>, itemsize: isize) -> Result<()> {
     if itemsize <= 0 {
         return Err(view::Error::Itemsize { itemsize }.into());
@@ -151,6 +152,97 @@ pub fn copy<P: Addr, M: Memory<P>>(mem: &mut M, src: &View<P>, dst: &View<P>, it
     Ok(())
 }
 
+/// Most items [`copy_small`] copies: past this, planning pays for itself.
+const SMALL: isize = 256;
+
+/// The common case of [`copy`], which it handles when it returns true: two views of the same
+/// `n <= 4` dimensions and shape, whose extents and strides are small enough that no offset
+/// can overflow (the views' own checks told), whose byte extents are disjoint, of at most
+/// [`SMALL`] items of 1, 2, 4, 8 or 16 bytes. Copied in index order with no plan, at little
+/// more than the cost of moving the items.
+#[inline(always)]
+pub fn copy_small<P: Addr, M: Memory<P>>(
+    mem: &mut M,
+    src: (P, &[isize; MAX_DIMS], &[isize; MAX_DIMS]),
+    dst: (P, &[isize; MAX_DIMS], &[isize; MAX_DIMS]),
+    n: usize,
+    itemsize: isize,
+) -> bool {
+    match n {
+        0 => small::<0, P, M>(mem, src, dst, itemsize),
+        1 => small::<1, P, M>(mem, src, dst, itemsize),
+        2 => small::<2, P, M>(mem, src, dst, itemsize),
+        3 => small::<3, P, M>(mem, src, dst, itemsize),
+        4 => small::<4, P, M>(mem, src, dst, itemsize),
+        _ => false,
+    }
+}
+
+/// [`copy_small`] for `D` dimensions, its loops unrolled.
+#[inline(always)]
+fn small<const D: usize, P: Addr, M: Memory<P>>(
+    mem: &mut M,
+    (s, s_shape, ss): (P, &[isize; MAX_DIMS], &[isize; MAX_DIMS]),
+    (d, shape, ds): (P, &[isize; MAX_DIMS], &[isize; MAX_DIMS]),
+    itemsize: isize,
+) -> bool {
+    let (mut len, mut s_step, mut d_step) = ([1isize; 4], [0isize; 4], [0isize; 4]);
+    let (mut count, mut s_lo, mut s_hi, mut d_lo, mut d_hi) = (1isize, 0, 0, 0, 0);
+    let mut refused = false;
+    for a in 0..D {
+        refused |= shape[a] != s_shape[a] || (ds[a] == 0 && shape[a] > 1);
+        let k = 4 - D + a;
+        (len[k], s_step[k], d_step[k]) = (shape[a], ss[a], ds[a]);
+        count *= shape[a].min(SMALL + 1);
+        let (s_span, d_span) = ((shape[a] - 1) * ss[a], (shape[a] - 1) * ds[a]);
+        (s_lo, s_hi) = (s_lo + s_span.min(0), s_hi + s_span.max(0));
+        (d_lo, d_hi) = (d_lo + d_span.min(0), d_hi + d_span.max(0));
+    }
+    if refused || count > SMALL {
+        return false;
+    }
+    if count == 0 {
+        return true;
+    }
+    let (sp, dp) = (mem.position(s) as isize, mem.position(d) as isize);
+    let disjoint = sp.wrapping_add(s_hi).wrapping_add(itemsize) <= dp.wrapping_add(d_lo)
+        || dp.wrapping_add(d_hi).wrapping_add(itemsize) <= sp.wrapping_add(s_lo);
+    if !disjoint {
+        return false;
+    }
+    match itemsize {
+        1 => copy_nested::<1, P, M>(mem, s, d, &len, &s_step, &d_step),
+        2 => copy_nested::<2, P, M>(mem, s, d, &len, &s_step, &d_step),
+        4 => copy_nested::<4, P, M>(mem, s, d, &len, &s_step, &d_step),
+        8 => copy_nested::<8, P, M>(mem, s, d, &len, &s_step, &d_step),
+        16 => copy_nested::<16, P, M>(mem, s, d, &len, &s_step, &d_step),
+        _ => return false,
+    }
+    true
+}
+
+/// The loops of [`copy_small`]: four axes, the last innermost.
+#[inline(always)]
+fn copy_nested<const N: usize, P: Addr, M: Memory<P>>(
+    mem: &mut M,
+    s: P,
+    d: P,
+    len: &[isize; 4],
+    ss: &[isize; 4],
+    ds: &[isize; 4],
+) {
+    for i in 0..len[0] {
+        let (s, d) = (s.byte_offset(i * ss[0]), d.byte_offset(i * ds[0]));
+        for j in 0..len[1] {
+            let (s, d) = (s.byte_offset(j * ss[1]), d.byte_offset(j * ds[1]));
+            for k in 0..len[2] {
+                let (s, d) = (s.byte_offset(k * ss[2]), d.byte_offset(k * ds[2]));
+                mem.copy_items::<N>(d, ds[3], s, ss[3], len[3] as usize);
+            }
+        }
+    }
+}
+
 /// Sets every item of `dst` to the `itemsize` bytes at `item`, which may be an item of `dst`:
 /// it is read before anything is written. Axes of stride 0 are written once.
 pub fn fill<P: Addr, M: Memory<P>>(mem: &mut M, dst: &View<P>, itemsize: isize, item: P) -> Result<()> {
@@ -179,6 +271,7 @@ pub fn fill<P: Addr, M: Memory<P>>(mem: &mut M, dst: &View<P>, itemsize: isize, 
 }
 
 /// The byte range `[lo, hi)` of `v`, absolute.
+#[inline(always)]
 fn range<P: Addr, M: Memory<P>>(mem: &M, v: &View<P>, itemsize: isize) -> Result<(i128, i128)> {
     let (lo, hi) = v.extent(itemsize)?;
     let at = mem.position(v.data()) as i128;
@@ -187,6 +280,7 @@ fn range<P: Addr, M: Memory<P>>(mem: &M, v: &View<P>, itemsize: isize) -> Result
 
 /// The axes of copying `src` to `dst`: `dst`'s extents and strides, `src`'s strides with 0
 /// where it broadcasts.
+#[inline(always)]
 fn broadcast<P: Addr>(src: &View<P>, dst: &View<P>) -> Result<Axes> {
     let n = src.ndim().max(dst.ndim());
     let (ls, ld) = (n - src.ndim(), n - dst.ndim());
@@ -209,6 +303,7 @@ fn broadcast<P: Addr>(src: &View<P>, dst: &View<P>) -> Result<Axes> {
 
 /// Copies along `axes` from `src` to `dst` in one pass: right when the views do not overlap,
 /// or overlap only as one run each (`overlap`, moved as by `memmove`).
+#[inline(always)]
 fn copy_direct<P: Addr, M: Memory<P>>(mem: &mut M, dst: P, src: P, axes: Axes, itemsize: isize, overlap: bool) {
     if let Some(plan) = Plan::new(dst, src, axes) {
         plan.run(mem, itemsize, overlap);
@@ -228,6 +323,7 @@ impl<P: Addr> Plan<P> {
     /// The plan of `axes` from `src` to `dst`; `None` when there is no item to move. The
     /// offsets stay inside the views, whose byte extents fit in `isize` (checked when they
     /// were made), so the arithmetic cannot overflow.
+    #[inline(always)]
     fn new(mut dst: P, mut src: P, axes: Axes) -> Option<Self> {
         if axes.len[..axes.n].contains(&0) {
             return None;
@@ -278,6 +374,7 @@ impl<P: Addr> Plan<P> {
     }
 
     /// Runs the copy for items of `itemsize` bytes.
+    #[inline(always)]
     fn run<M: Memory<P>>(&self, mem: &mut M, itemsize: isize, overlap: bool) {
         match itemsize {
             1 => self.copy::<1, M>(mem, overlap),
@@ -290,6 +387,7 @@ impl<P: Addr> Plan<P> {
     }
 
     /// The innermost axis: its extent and the two strides (a 0-d plan has one item).
+    #[inline(always)]
     fn inner(&self) -> (isize, isize, isize) {
         match self.axes.n {
             0 => (1, 0, 0),
@@ -298,6 +396,7 @@ impl<P: Addr> Plan<P> {
     }
 
     /// The copy for items of `N` bytes.
+    #[inline(always)]
     fn copy<const N: usize, M: Memory<P>>(&self, mem: &mut M, overlap: bool) {
         let size = N as isize;
         let (len, ds, ss) = self.inner();
