@@ -675,7 +675,9 @@ mvs_status mvs_subview(const struct mvs_slice *src,
  * (the copy does nothing), or when both are one contiguous run of bytes (copied as by
  * `memmove`), the copy is direct. Otherwise, where they may overlap, `src` is first copied to
  * a temporary of its own size, allocated and freed by this call (`MVS_ERR_ALLOC` if that
- * fails, with `dst` unchanged). Nothing outside the two views is read or written.
+ * fails, with `dst` unchanged). Nothing outside the two views is read or written. A `dst` whose
+ * distinct items overlap each other otherwise (hand-made strides) is written in an unspecified
+ * order.
  *
  * Errors: `MVS_ERR_NULL` (`src` or `dst` NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
  * `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_OVERFLOW` (a view's byte extent does not fit
@@ -698,7 +700,8 @@ mvs_status mvs_copy(const struct mvs_slice *src,
 
 /**
  * Sets every item of `dst` to the `itemsize` bytes at `item` (which may be an item of `dst`
- * itself). An axis of stride 0 is allowed: its items are one item, set once.
+ * itself). An axis of stride 0 is allowed: its items are one item, set once. Items of `dst`
+ * that partly overlap each other (hand-made strides) are written in an unspecified order.
  *
  * - `dst`, `ndim`: the destination view (0..=8 dimensions), written in place.
  * - `itemsize`: bytes per item, > 0; 1, 2, 4, 8 and 16 take fast paths, and an item whose
