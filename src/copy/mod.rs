@@ -122,10 +122,10 @@ pub fn copy<P: Addr, M: Memory<P>>(mem: &mut M, src: &View<P>, dst: &View<P>, it
     if let Some(axis) = (0..axes.n).find(|&a| axes.dst[a] == 0 && axes.len[a] > 1) {
         return Err(Error::AliasedDestination { axis, len: axes.len[axis] });
     }
+    let (s, d) = (range(mem, src, itemsize)?, range(mem, dst, itemsize)?);
     if dst.is_empty() {
         return Ok(());
     }
-    let (s, d) = (range(mem, src, itemsize)?, range(mem, dst, itemsize)?);
     if s.1 <= d.0 || d.1 <= s.0 {
         copy_direct(mem, dst.data(), src.data(), axes, itemsize, false);
         return Ok(());
@@ -247,6 +247,8 @@ fn copy_nested<const N: usize, P: Addr, M: Memory<P>>(
 /// it is read before anything is written. Axes of stride 0 are written once.
 pub fn fill<P: Addr, M: Memory<P>>(mem: &mut M, dst: &View<P>, itemsize: isize, item: P) -> Result<()> {
     check_source(dst, itemsize)?;
+    // The last item's bytes must be addressable too.
+    dst.extent(itemsize)?;
     let mut axes = Axes { n: dst.ndim(), len: *dst.shape(), dst: *dst.strides(), src: [0; MAX_DIMS] };
     for a in 0..axes.n {
         if axes.dst[a] == 0 {
