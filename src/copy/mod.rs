@@ -157,19 +157,23 @@ pub fn copy<P: Addr, M: Memory<P>>(mem: &mut M, src: &View<P>, dst: &View<P>, it
 /// Most items [`copy_small`] copies: past this, planning pays for itself.
 const SMALL: isize = 256;
 
-/// The common case of [`copy`], which it handles when it returns true: two views of the same
-/// `n <= 4` dimensions and shape, whose extents and strides are small enough that no offset
-/// can overflow (the views' own checks told), whose byte extents are disjoint, of at most
-/// [`SMALL`] items of 1, 2, 4, 8 or 16 bytes. Copied in index order with no plan, at little
-/// more than the cost of moving the items.
+/// A view as a caller stores it, unchecked: its data address and its arrays.
+#[derive(Clone, Copy)]
+pub struct Stored<'a, P> {
+    pub data: P,
+    pub shape: &'a [isize; MAX_DIMS],
+    pub strides: &'a [isize; MAX_DIMS],
+    pub suboffsets: &'a [isize; MAX_DIMS],
+}
+
+/// The common case of [`copy`], done when this returns true: two views of the same `n <= 4`
+/// dimensions and shape, direct, with extents below 2^30 and strides in -2^29..2^29 (so that
+/// no offset can overflow), whose byte extents are disjoint, of at most [`SMALL`] items of 1,
+/// 2, 4, 8 or 16 bytes. It checks all that itself, on the views as stored, and copies them in
+/// index order, with no plan. False, with nothing written, for any other input: [`copy`]
+/// then checks and copies it.
 #[inline(always)]
-pub fn copy_small<P: Addr, M: Memory<P>>(
-    mem: &mut M,
-    src: (P, &[isize; MAX_DIMS], &[isize; MAX_DIMS]),
-    dst: (P, &[isize; MAX_DIMS], &[isize; MAX_DIMS]),
-    n: usize,
-    itemsize: isize,
-) -> bool {
+pub fn copy_small<P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: Stored<'_, P>, n: usize, itemsize: isize) -> bool {
     match n {
         0 => small::<0, P, M>(mem, src, dst, itemsize),
         1 => small::<1, P, M>(mem, src, dst, itemsize),
@@ -182,36 +186,38 @@ pub fn copy_small<P: Addr, M: Memory<P>>(
 
 /// [`copy_small`] for `D` dimensions, its loops unrolled.
 #[inline(always)]
-fn small<const D: usize, P: Addr, M: Memory<P>>(
-    mem: &mut M,
-    (s, s_shape, ss): (P, &[isize; MAX_DIMS], &[isize; MAX_DIMS]),
-    (d, shape, ds): (P, &[isize; MAX_DIMS], &[isize; MAX_DIMS]),
-    itemsize: isize,
-) -> bool {
+fn small<const D: usize, P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: Stored<'_, P>, itemsize: isize) -> bool {
     let (mut len, mut s_step, mut d_step) = ([1isize; 4], [0isize; 4], [0isize; 4]);
     let (mut count, mut s_lo, mut s_hi, mut d_lo, mut d_hi) = (1isize, 0, 0, 0, 0);
+    // Bits outside the usual ranges: extents as unsigned numbers below 2^30 (a negative one
+    // is not), strides plus 2^29 likewise, suboffsets negative (direct).
+    let (mut unusual, mut usual_direct) = (0usize, -1isize);
     let mut refused = false;
     for a in 0..D {
-        refused |= shape[a] != s_shape[a] || (ds[a] == 0 && shape[a] > 1);
+        let (shape, ss, ds) = (dst.shape[a], src.strides[a], dst.strides[a]);
+        unusual |= shape as usize | (ss + (1 << 29)) as usize | (ds + (1 << 29)) as usize;
+        usual_direct &= src.suboffsets[a] & dst.suboffsets[a];
+        refused |= shape != src.shape[a] || (ds == 0 && shape > 1);
         let k = 4 - D + a;
-        (len[k], s_step[k], d_step[k]) = (shape[a], ss[a], ds[a]);
-        count *= shape[a].min(SMALL + 1);
-        let (s_span, d_span) = ((shape[a] - 1) * ss[a], (shape[a] - 1) * ds[a]);
+        (len[k], s_step[k], d_step[k]) = (shape, ss, ds);
+        count *= shape.min(SMALL + 1);
+        let (s_span, d_span) = ((shape - 1) * ss, (shape - 1) * ds);
         (s_lo, s_hi) = (s_lo + s_span.min(0), s_hi + s_span.max(0));
         (d_lo, d_hi) = (d_lo + d_span.min(0), d_hi + d_span.max(0));
     }
-    if refused || count > SMALL {
+    if unusual >= 1 << 30 || usual_direct >= 0 || refused || count > SMALL {
         return false;
     }
     if count == 0 {
         return true;
     }
-    let (sp, dp) = (mem.position(s) as isize, mem.position(d) as isize);
+    let (sp, dp) = (mem.position(src.data) as isize, mem.position(dst.data) as isize);
     let disjoint = sp.wrapping_add(s_hi).wrapping_add(itemsize) <= dp.wrapping_add(d_lo)
         || dp.wrapping_add(d_hi).wrapping_add(itemsize) <= sp.wrapping_add(s_lo);
     if !disjoint {
         return false;
     }
+    let (s, d) = (src.data, dst.data);
     match itemsize {
         1 => copy_nested::<1, P, M>(mem, s, d, &len, &s_step, &d_step),
         2 => copy_nested::<2, P, M>(mem, s, d, &len, &s_step, &d_step),

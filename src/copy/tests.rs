@@ -109,6 +109,10 @@ fn writes_overlap(v: &View<usize>, itemsize: isize) -> bool {
     View::strided(v.data(), itemsize, &shape, &v.strides()[..n]).unwrap().may_overlap(itemsize).unwrap()
 }
 
+fn stored(v: &View<usize>) -> Stored<'_, usize> {
+    Stored { data: v.data(), shape: v.shape(), strides: v.strides(), suboffsets: v.suboffsets() }
+}
+
 fn arena(seed: u8) -> Arena {
     Arena((0..ARENA).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)).collect())
 }
@@ -144,13 +148,8 @@ proptest! {
         let mut want = mem.0.clone();
         let broadcasts = broadcast(&src, &dst).is_ok();
         let aliased = (0..dst.ndim()).any(|a| dst.strides()[a] == 0 && dst.shape()[a] > 1);
-        let small = copy_small(
-            &mut mem,
-            (src.data(), src.shape(), src.strides()),
-            (dst.data(), dst.shape(), dst.strides()),
-            if src.ndim() == dst.ndim() { src.ndim() } else { 9 },
-            itemsize,
-        );
+        let n = if src.ndim() == dst.ndim() { src.ndim() } else { 9 };
+        let small = copy_small(&mut mem, stored(&src), stored(&dst), n, itemsize);
         let result = if small { Ok(()) } else { copy(&mut mem, &src, &dst, itemsize) };
         match result {
             Ok(()) => {

@@ -49,22 +49,17 @@ pub unsafe extern "C" fn mvs_copy(
     itemsize: isize,
 ) -> mvs_status {
     run(|| {
-        // SAFETY: per this function's contract.
-        let (s, d) = unsafe { (parts_of(src, src_ndim, "src")?, parts_of(dst, dst_ndim, "dst")?) };
-        if src_ndim == dst_ndim && s.0.known_usual() && d.0.known_usual() {
-            let (sa, da) = (s.1, d.1);
-            let small = copy::copy_small(
-                &mut Raw,
-                (RawPtr(sa.data), &sa.shape, &sa.strides),
-                (RawPtr(da.data), &da.shape, &da.strides),
-                src_ndim as usize,
-                itemsize,
-            );
-            if small {
+        // SAFETY: per this function's contract, both are readable when not NULL.
+        let (s, d) = unsafe { (src.as_ref(), dst.as_ref()) };
+        if let (Some(s), Some(d)) = (s, d) {
+            let n = if src_ndim == dst_ndim { src_ndim as u32 as usize } else { usize::MAX };
+            if copy::copy_small(&mut Raw, stored(s), stored(d), n, itemsize) {
                 return Ok(());
             }
         }
-        Ok(copy::copy(&mut Raw, &s.0.view(), &d.0.view(), itemsize)?)
+        // SAFETY: per this function's contract.
+        let (s, d) = unsafe { (view_arg(src, src_ndim, "src")?, view_arg(dst, dst_ndim, "dst")?) };
+        Ok(copy::copy(&mut Raw, &s, &d, itemsize)?)
     })
 }
 
@@ -154,31 +149,22 @@ pub unsafe extern "C" fn mvs_copy_contiguous(
     })
 }
 
-/// The view at `src` with `ndim` dimensions, checked, and the slice itself; `name` names `src`
-/// in the NULL message.
-///
-/// # Safety
-/// `src` is NULL or points to a readable `mvs_slice`, unchanged while the result lives.
-#[inline(always)]
-unsafe fn parts_of<'a>(
-    src: *const mvs_slice,
-    ndim: c_int,
-    name: &'static str,
-) -> Result<(Parts<'a, RawPtr>, &'a mvs_slice), Failure> {
-    // SAFETY: per this function's contract.
-    let s = unsafe { src.as_ref() }.ok_or(Failure::Null(name))?;
-    // SAFETY: per this function's contract.
-    Ok((unsafe { parts_arg(s, ndim)? }.0, s))
+/// `v` as the kernels read it unchecked.
+fn stored(v: &mvs_slice) -> copy::Stored<'_, RawPtr> {
+    copy::Stored { data: RawPtr(v.data), shape: &v.shape, strides: &v.strides, suboffsets: &v.suboffsets }
 }
 
-/// [`parts_of`] as a [`View`].
+/// The view at `src` with `ndim` dimensions, checked, as a [`View`]; `name` names `src` in the
+/// NULL message.
 ///
 /// # Safety
-/// As for [`parts_of`].
-#[inline(always)]
+/// `src` is NULL or points to a readable `mvs_slice`.
 unsafe fn view_arg(src: *const mvs_slice, ndim: c_int, name: &'static str) -> Result<View<RawPtr>, Failure> {
+    if src.is_null() {
+        return Err(Failure::Null(name));
+    }
     // SAFETY: per this function's contract.
-    Ok(unsafe { parts_of(src, ndim, name)? }.0.view())
+    Ok(unsafe { parts_arg(src, ndim)? }.0.view())
 }
 
 /// The memory of the exported functions' views, for [`crate::copy`]: raw pointers.
