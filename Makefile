@@ -154,7 +154,7 @@ CY_OUT ?= $(BUILD)
 CYBUILD = $(CY_PY) tools/build_ext.py
 
 cython-demo: lib $(PKG)
-	@for m in flat_buffer corner raw_pointer handoff; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
+	@for m in flat_buffer corner raw_pointer handoff copy_fill; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
 	@$(CYBUILD) examples/cython/pool_prange.pyx --out $(BUILD)/examples/cython --openmp >/dev/null
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
@@ -219,7 +219,7 @@ c-test: lib
 # The ownership tests without sanitizers under valgrind, which also sees the Rust code (ASan
 # instruments only the C side): no leak, no invalid access, against the shared and the static
 # library. Skipped, with a message, where valgrind is not installed (nothing is installed here).
-VALGRIND_TESTS := test_buffer test_buffer_threads test_pool test_attach
+VALGRIND_TESTS := test_buffer test_buffer_threads test_pool test_attach test_copy
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
 
 valgrind: lib
@@ -236,19 +236,24 @@ valgrind: lib
 
 numpy-test: lib $(VPY)
 	$(VPY) tests/numpy_oracle.py $(LIBDIR)/libmemviewslice.so
+	$(VPY) tests/numpy_copy.py $(LIBDIR)/libmemviewslice.so
 
 # --- other --------------------------------------------------------------------------------
 bench: bench-cython
 	$(CARGO) bench --bench views
 	$(CARGO) bench --bench ownership
+	$(CARGO) bench --bench copy
 
-# The Cython bridge against Cython's own slicing, NumPy and a pointer cast, from Python (prints
-# a table; missed targets are reported, not failures).
+# The Cython bridge against Cython's own slicing, NumPy and a pointer cast, and its copies
+# against NumPy's and Cython's, from Python (prints tables; missed targets are reported, not
+# failures).
 bench-cython: $(PKG)
 	$(CYBUILD) benches/cython_bench.pyx --out $(BUILD)/benches/cython --name cython_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
+	$(CYBUILD) benches/copy_bench.pyx --out $(BUILD)/benches/copy --name copy_bench_ext >/dev/null
+	PYTHONPATH=$(BUILD)/benches/copy $(VPY) benches/copy_bench.py
 
 # The hot derivations called from C (benches/icount.c): instructions per call under callgrind
 # (stable under machine load), and the best of 30 interleaved timing rounds against the floor.
@@ -309,7 +314,8 @@ cython-ops: $(PKG)
 	PYTHONPATH=$(CYOPS) $(CY_PY) tests/cython/test_ops.py $(CY_CODES)
 
 # The bridge takes no GIL on success, balances Cython's acquisition counts and NumPy's reference
-# counts over 1,000,000 views, works under prange, and raises the right errors without leaking:
+# counts over 1,000,000 views, works under prange, copies and fills with no GIL (a contiguous
+# copy takes it once, for its new buffer's owner), and raises the right errors without leaking:
 # gil_test.pyx built in 4 variants (C and C++; boundscheck and initializedcheck both on, both
 # off; cpp_off with the helpers' C++11 lambda form instead of GNU statement expressions), each
 # linked with --wrap=PyGILState_Ensure (counted) and OpenMP, two at a time.
@@ -327,7 +333,8 @@ cython-gil: $(PKG)
 	PYTHONPATH=$(CYGIL) $(CY_PY) tests/cython/test_gil.py $(addprefix gil_test_,$(GIL_VARIANTS))
 
 # Ownership through the Cython layer: C memory handed to NumPy is freed exactly once over
-# 100,000 hand-offs; read-only exports; the pool under prange.
+# 100,000 hand-offs; so are 100,000 contiguous copies (copy_c_2d, copy_f_2d), after their last
+# user; read-only exports; the pool under prange.
 CYOWN = $(CY_OUT)/cython_own
 
 cython-own: $(PKG)

@@ -239,6 +239,12 @@ static void test_copy_errors(void) {
   x = mkv(e_src, 1, "4", "8");
   y = mkv(e_dst, 1, "4", "0");
   FAILS(mvs_copy(&x, 1, &y, 1, 8), MVS_ERR_VALUE, "");
+  /* but not when the destination has no items (NumPy gives np.empty((3, 0)) strides (0, 8)) */
+  e_reset();
+  x = mkv(e_src, 2, "3 0", "0 8");
+  y = mkv(e_dst, 2, "3 0", "0 8");
+  CHECK_ST(mvs_copy(&x, 2, &y, 2, 8), MVS_OK);
+  CHECK(e_intact());
 
   /* the same arguments, corrected, succeed (so the failures above are the ones named) */
   e_reset();

@@ -6,7 +6,8 @@
  * It evaluates to a __Pyx_memviewslice holding the library's result and one more acquisition of
  * the source's memoryview object (an atomic increment with no GIL: the source holds one), or,
  * when the call fails, to one whose memview is NULL with the Python exception set; Cython reads
- * that NULL as the error. The macros need GCC's or Clang's statement expressions, or C++11. */
+ * that NULL as the error. (The in-place copies and fills evaluate to 0, or to -1 with the
+ * exception set.) The macros need GCC's or Clang's statement expressions, or C++11. */
 #ifndef MVS_PYX_H
 #define MVS_PYX_H
 

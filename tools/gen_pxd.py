@@ -5,7 +5,8 @@ package's version files, _version.py and _abi.pxd, from Cargo.toml's version.
 
 The helpers are every derivation of memviewslice.h from a typed memoryview to a typed
 memoryview, for every combination of source and result dimensions (1 to 7) that the operation
-allows. Each is a C macro in mvs_pyx.h (the library call, then Cython's acquisition of the
+allows, and the data movement between typed memoryviews (copy_Nd, copy_Md_Nd, fill_Nd in place;
+copy_c_Nd, copy_f_Nd into new buffers). Each is a C macro in mvs_pyx.h (the library call, then Cython's acquisition of the
 result, or the Python exception) that the .pxd files declare as an extern function returning a
 typed memoryview: Cython's own `cdef inline` functions pay its memoryview-return protocol
 (zero-filled and copied 208-byte structs, an extra acquisition and release), which took half
@@ -32,6 +33,9 @@ DTYPES = [
     ("c64", "float complex", "(2 * sizeof(float))"), ("c128", "double complex", "(2 * sizeof(double))"),
 ]
 NDIMS = range(1, 8)  # Cython's typed memoryviews have at most 7 dimensions.
+# The C type of an item in the module's C code, where fill_Nd converts its value: Cython's own
+# types for complex items (float complex is __pyx_t_float_complex in C and in C++).
+ITEM_CTYPES = {"c64": "__pyx_t_float_complex", "c128": "__pyx_t_double_complex"}
 # The PEP 3118 format of each dtype, for the exports that owners of buffers are made from.
 FORMATS = {"i8": "b", "i16": "h", "i32": "i", "i64": "q", "u8": "B", "u16": "H", "u32": "I", "u64": "Q",
            "f32": "f", "f64": "d", "c64": "Zf", "c128": "Zd"}
@@ -132,7 +136,8 @@ HEADER = r"""/* The C side of memviewslice's typed Cython helpers (memviewslice/
  * It evaluates to a __Pyx_memviewslice holding the library's result and one more acquisition of
  * the source's memoryview object (an atomic increment with no GIL: the source holds one), or,
  * when the call fails, to one whose memview is NULL with the Python exception set; Cython reads
- * that NULL as the error. The macros need GCC's or Clang's statement expressions, or C++11. */
+ * that NULL as the error. (The in-place copies and fills evaluate to 0, or to -1 with the
+ * exception set.) The macros need GCC's or Clang's statement expressions, or C++11. */
 #ifndef MVS_PYX_H
 #define MVS_PYX_H
 
@@ -317,6 +322,39 @@ static inline int __mvs_pyx_check_status(mvs_status status) { return status == M
 /* Gives an array acquired with pool_acquire_Nd back to `pool` (only view.data is read). */
 #define __mvs_pyx_pool_release(pool, view) __mvs_pyx_check_status(mvs_pool_release((pool), __mvs_pyx_src(view)))
 
+/* Data movement (copy_Nd, copy_Md_Nd, fill_Nd, copy_c_Nd and copy_f_Nd of the <dtype>.pxd
+   files). copy and fill are the library call, then 0, or -1 with the exception set as
+   __mvs_pyx_raise does (taking the GIL on that path only); they touch no memoryview object. */
+#define __mvs_pyx_copy(src, src_ndim, dst, dst_ndim, itemsize) \
+    __mvs_pyx_check_status(mvs_copy(__mvs_pyx_src(src), (src_ndim), __mvs_pyx_src(dst), (dst_ndim), (itemsize)))
+
+/* fill's item: `value` converted to the item's C type `T` (Cython's own type for complex items:
+   the macro is expanded where Cython has defined it) in a local, whose address the library
+   reads. The conversion is needed: Cython passes a literal as written (`0` for a double). */
+#define __MVS_PYX_FILL_BODY(dst, ndim, T, value) \
+    T __mvs_v = (value); \
+    int __mvs_rc = __mvs_pyx_check_status(mvs_fill(__mvs_pyx_src(dst), (ndim), (ptrdiff_t)sizeof(T), &__mvs_v));
+
+/* copy_c_Nd and copy_f_Nd: mvs_copy_contiguous makes a new buffer, with one reference (the
+   call's), and a view of it into `r`; the buffer's owner is made (taking the GIL once: a new
+   buffer has none) and attached as for from_buffer_Nd, and put in r's memview. The helper then
+   takes r's acquisition (the attachment holds one: an atomic increment), and only then releases
+   the call's reference (__MVS_PYX_COPY_BODY): that was the buffer's last, so the attachment's
+   acquisition is released by the detach callback (an atomic decrement: r holds another), and
+   the result alone keeps the memory, freed once after its last view. When the owner cannot be
+   made, r's memview is left NULL with the exception set, and the release frees the buffer. */
+static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, ptrdiff_t itemsize, int order,
+                                              mvs_slice *r, mvs_buffer **buffer, const void *key,
+                                              __mvs_pyx_make_fn make) {
+    mvs_status status = mvs_copy_contiguous(src, ndim, itemsize, order, buffer, r);
+    return __mvs_pyx_buffer_owned(status, r, *buffer, key, ndim, 0, make);
+}
+#define __MVS_PYX_COPY_BODY(src, ndim, itemsize, order, key, make) \
+    mvs_buffer *__mvs_b = NULL; \
+    __MVS_PYX_BODY(__mvs_pyx_copy_owned(__mvs_pyx_src(src), (ndim), (itemsize), (order), (mvs_slice *)&__mvs_r, \
+                                        &__mvs_b, (key), (make)), -1) \
+    mvs_buffer_release(__mvs_b);
+
 /* The body of every helper: `call` writes into __mvs_r (and the result's ndim into __mvs_nd);
    `expected` is the ndim the result must have, or -1. */
 #define __MVS_PYX_BODY(call, expected) \
@@ -336,10 +374,16 @@ static inline int __mvs_pyx_check_status(mvs_status status) { return status == M
 #if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
 #define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
 #define __mvs_pyx_adopt(owner) __extension__({ __mvs_pyx_adopt_body(owner) __mvs_a; })
+#define __MVS_PYX_FILL(dst, ndim, T, value) __extension__({ __MVS_PYX_FILL_BODY(dst, ndim, T, value) __mvs_rc; })
+#define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
+    __extension__({ __MVS_PYX_COPY_BODY(src, ndim, itemsize, order, key, make) __mvs_r; })
 #elif defined(__cplusplus)
 #define __MVS_PYX_VIEW(call, expected) \
     ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
 #define __mvs_pyx_adopt(owner) ([&]() -> __Pyx_memviewslice { __mvs_pyx_adopt_body(owner) return __mvs_a; }())
+#define __MVS_PYX_FILL(dst, ndim, T, value) ([&]() -> int { __MVS_PYX_FILL_BODY(dst, ndim, T, value) return __mvs_rc; }())
+#define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_COPY_BODY(src, ndim, itemsize, order, key, make) return __mvs_r; }())
 #else
 #error "memviewslice's Cython helpers need GCC's or Clang's statement expressions, or C++11"
 #endif
@@ -351,13 +395,53 @@ static inline int __mvs_pyx_check_status(mvs_status status) { return status == M
 """
 
 
+def movement_pairs():
+    """The (source, destination) dimensions of the copy helpers: copy_Nd for both N, then
+    copy_Md_Nd for a source of M < N dimensions, broadcast."""
+    return [(n, n) for n in NDIMS] + [(m, n) for n in NDIMS for m in NDIMS if m < n]
+
+
+def copy_name(m, n):
+    return f"copy_{n}d" if m == n else f"copy_{m}d_{n}d"
+
+
+def movement_macros(code, ctype, size):
+    """The macros of copy_Nd, copy_Md_Nd and fill_Nd for one dtype (mvs_pyx.h)."""
+    item = ITEM_CTYPES.get(code, ctype)
+    out = "".join(f"#define __mvs_pyx_{code}_{copy_name(m, n)}(src, dst) __mvs_pyx_copy(src, {m}, dst, {n}, {size})\n"
+                  for m, n in movement_pairs())
+    return out + "".join(f"#define __mvs_pyx_{code}_fill_{n}d(dst, value) __MVS_PYX_FILL(dst, {n}, {item}, value)\n"
+                         for n in NDIMS)
+
+
+def movement_decls(code, ctype):
+    """The declarations of copy_Nd, copy_Md_Nd and fill_Nd for one dtype (.pxd)."""
+    doc = """
+    # Data movement, in place. copy_Nd(src, dst) is `dst[...] = src` for N-d src and dst, where
+    # an axis of extent 1 of src repeats along dst's; copy_Md_Nd(src, dst) the same for a src of
+    # M < N dimensions, its axes aligned with dst's last M (NumPy's and Cython's broadcasting).
+    # src is read as if copied to a temporary first, so any overlap with dst is fine (the library
+    # allocates that temporary only where the two may overlap); src may be const. fill_Nd(dst,
+    # value) sets every item of dst to value. Each returns 0, takes no GIL unless it fails, and
+    # raises ValueError with the library's message (mvs_copy, mvs_fill): for copies whose shapes
+    # do not broadcast, or into a dst that repeats items (an axis of stride 0 and extent > 1,
+    # which fill_Nd allows).
+"""
+    out = "".join(f'    int {copy_name(m, n)} "__mvs_pyx_{code}_{copy_name(m, n)}"'
+                  f"(const {memoryview(ctype, m)} src, {memoryview(ctype, n)} dst) except -1\n"
+                  for m, n in movement_pairs())
+    out += "".join(f'    int fill_{n}d "__mvs_pyx_{code}_fill_{n}d"({memoryview(ctype, n)} dst, {ctype} value) except -1\n'
+                   for n in NDIMS)
+    return doc + out
+
+
 def header_file():
     """include/mvs_pyx.h: the macro of every helper; those that depend on the item size once
     per dtype."""
     shared = [h for h in helpers() if not h.per_dtype]
     sized = [h for h in helpers() if h.per_dtype]
     per_dtype = "".join(f"\n/* {ctype} */\n" + "".join(h.macro(code, size) for h in sized)
-                        for code, ctype, size in DTYPES)
+                        + movement_macros(code, ctype, size) for code, ctype, size in DTYPES)
     return HEADER + "".join(h.macro() for h in shared) + per_dtype + "\n#endif /* MVS_PYX_H */\n"
 
 
@@ -441,6 +525,9 @@ def owned_memory(code, ctype, size):
         f"    #define __mvs_pyx_{code}_pool_acquire{'_f' if o == 'F' else ''}_{n}d(pool) "
         f"__MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), {size}, {n}, '{o}', (mvs_slice *)&__mvs_r, {key}[0][{n}], "
         f"__mvs_pyx_make_buffer_owner_{code}), -1)\n" for n in NDIMS for o in ("CF" if n > 1 else "C"))
+    macros += "".join(
+        f"    #define __mvs_pyx_{code}_copy_{o.lower()}_{n}d(src) __MVS_PYX_COPY(src, {n}, {size}, '{o}', {key}[0][{n}], "
+        f"__mvs_pyx_make_buffer_owner_{code})\n" for n in NDIMS for o in ("CF" if n > 1 else "C"))
     attach = "".join(
         f'    void *_attach{"_c" if c else ""}{n} "__mvs_pyx_attach"(mvs_buffer *buffer, const void *key, '
         f'{"const " if c else ""}{memoryview(ctype, n)} view, mvs_detach_fn detach) except NULL\n'
@@ -457,6 +544,11 @@ def owned_memory(code, ctype, size):
         f'    {c_order(n)} pool_acquire_{n}d "__mvs_pyx_{code}_pool_acquire_{n}d"(mvs_pool *pool)\n'
         + (f'    {f_order(n)} pool_acquire_f_{n}d "__mvs_pyx_{code}_pool_acquire_f_{n}d"(mvs_pool *pool)\n' if n > 1 else "")
         + f'    int pool_release_{n}d "__mvs_pyx_pool_release"(mvs_pool *pool, {memoryview(ctype, n)} view) except -1\n'
+        for n in NDIMS)
+    copies = "".join(
+        f"    # np.ascontiguousarray(src){', np.asfortranarray(src)' if n > 1 else ''}: a copy in a new buffer.\n"
+        f'    {c_order(n)} copy_c_{n}d "__mvs_pyx_{code}_copy_c_{n}d"(const {memoryview(ctype, n)} src)\n'
+        + (f'    {f_order(n)} copy_f_{n}d "__mvs_pyx_{code}_copy_f_{n}d"(const {memoryview(ctype, n)} src)\n' if n > 1 else "")
         for n in NDIMS)
     locals_ = "".join(f"    cdef {memoryview(ctype, n)} t{n}\n    cdef const {memoryview(ctype, n)} c{n}\n" for n in NDIMS)
     cases = "".join(f"    {'if' if n == 1 else 'elif'} ndim == {n}:\n"
@@ -479,6 +571,17 @@ def owned_memory(code, ctype, size):
 # a negative offset or extent, an order other than b'C' or b'F', a shape that does not fit the
 # buffer, a writable view of a read-only buffer; for a pool of other arrays, an array given
 # back twice or not from the pool.
+#
+# Contiguous copies, made in nogil code: copy_c_Nd(src) is np.ascontiguousarray(src), a new
+# {ctype}[..., ::1], and copy_f_Nd(src) (N >= 2) np.asfortranarray(src), a new {ctype}[::1, ...]; src
+# may be const, the copy is writable. Each is a new mvs_buffer (mvs_copy_contiguous: 64-byte
+# aligned, exactly the items) whose only owner is the copy: its memory is freed once, after the
+# last view, NumPy array or memoryview made from the copy. As for any buffer's first view, each
+# call takes the GIL once, to make the new buffer's owner (one memoryview object per buffer);
+# derived views take none. The copy's last view, dropped in nogil code, takes the GIL once more
+# to free it, as the last release of any Cython memoryview object does (none when dropped with
+# the GIL). ValueError with the library's message when the copy's size overflows or its memory
+# cannot be allocated.
 cdef extern from *:
     """
     static char __mvs_pyx_keys_{code}[2][8];
@@ -494,7 +597,7 @@ cdef extern from *:
 {attach}
 cdef extern from * nogil:
     {ctype}[:] _adopt "__mvs_pyx_adopt"(void *owner)
-{decls}
+{decls}{copies}
 
 cdef inline void _release_owner(void *owner) noexcept nogil:
     """The detach callback of this module's owners: releases the attachment's acquisition of
@@ -519,11 +622,11 @@ def dtype_file(code, ctype, size):
     from_slice = "".join(f'    {memoryview(ctype, n)} from_slice_{n}d "__mvs_pyx_from_slice"(const mvs_slice *s)\n'
                          for n in NDIMS)
     return f'''# Typed memoryview helpers of memviewslice for {ctype} (`from memviewslice cimport {code}`):
-# every derivation, from a {ctype} memoryview of 1 to 7 dimensions to another.
+# every derivation, from a {ctype} memoryview of 1 to 7 dimensions to another; copies and fills.
 # Generated by tools/gen_pxd.py: do not edit.
 #
-# Every helper takes a memoryview of the dimensions its name says (C- or F-contiguous ones are
-# accepted too), returns a view of the same memory, takes no GIL unless it fails, and then
+# Every derivation takes a memoryview of the dimensions its name says (C- or F-contiguous ones
+# are accepted too), returns a view of the same memory, takes no GIL unless it fails, and then
 # raises IndexError (index out of range) or ValueError with the library's message. Names:
 # `op_Nd` for a source of N dimensions when the result's are implied, `op_Nd_Md` for a result
 # of M. Every parameter is required (MVS_NONE for an omitted slice bound). Each helper is a C
@@ -543,7 +646,7 @@ cdef extern from "mvs_pyx.h" nogil:
     # mvs_split_sections. ValueError for a view built by mvs_view_contiguous or
     # mvs_view_strided (their memview is NULL).
 {from_slice}
-{''.join(h.pxd(code, ctype) for h in helpers())}{raw_memory(code, ctype, size)}{owned_memory(code, ctype, size)}'''
+{''.join(h.pxd(code, ctype) for h in helpers())}{movement_decls(code, ctype)}{raw_memory(code, ctype, size)}{owned_memory(code, ctype, size)}'''
 
 
 def version():

@@ -1,6 +1,6 @@
 """The Cython examples (`make demo`): problem 1 (views of one flat buffer), problem 2 (a
-sliced memoryview returned from nogil code), a C pointer as a typed memoryview, and C memory
-handed to NumPy."""
+sliced memoryview returned from nogil code), a C pointer as a typed memoryview, C memory
+handed to NumPy, a typed pool under prange, and copies and fills made in nogil code."""
 
 import numpy as np
 
@@ -82,3 +82,19 @@ angles = np.linspace(0, 6.28, 10000)
 total, pool = pool_prange.rotations(angles)
 print(f"sum over {len(angles)} matrices of R @ R.T's entries: {total:.6f} (3 each);", pool)
 assert abs(total - 3 * len(angles)) < 1e-6 and pool.counts[1] == 0
+
+print("== copy_fill: a transposed copy and a broadcast row and fill, in nogil code")
+import copy_fill
+
+a = np.arange(6.0).reshape(2, 3)
+out = np.zeros((3, 2))
+t = np.asarray(copy_fill.transposed(a, out))
+print("out[...] = a.T:\n", out)
+print("a new C-contiguous a.T:", t.tolist(), "strides", t.strides, "shares a's memory:", np.shares_memory(t, a))
+assert np.array_equal(out, a.T) and np.array_equal(t, a.T) and t.flags.c_contiguous and not np.shares_memory(t, a)
+grid = np.zeros((4, 5))
+copy_fill.framed(np.arange(1.0, 6.0), grid, -1)
+print("grid[...] = [1 .. 5], then its border = -1:\n", grid)
+want = np.broadcast_to(np.arange(1.0, 6.0), (4, 5)).copy()
+want[[0, -1]] = want[:, [0, -1]] = -1
+assert np.array_equal(grid, want)

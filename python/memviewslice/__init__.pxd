@@ -38,11 +38,12 @@
 # - Only slices derived from a Cython memoryview (whose `memview` was copied from one) may come
 #   back as typed memoryviews. Never read back a view built by `mvs_view_contiguous`,
 #   `mvs_view_strided` or `mvs_pool_acquire` (its memview is NULL, which Cython takes as "not
-#   initialized"; the helpers raise ValueError) or by `mvs_buffer_view` (its memview is an
-#   mvs_buffer, which Cython would use as a memoryview object): for raw memory use the
-#   from_pointer_Nd helpers of the <dtype>.pxd files, which give such a view an owner; for
-#   buffers from_buffer_Nd (or memviewslice.owners.export, for Python), for pools a
-#   memviewslice.owners.Pool and pool_acquire_Nd.
+#   initialized"; the helpers raise ValueError) or by `mvs_buffer_view` or
+#   `mvs_copy_contiguous` (its memview is an mvs_buffer, which Cython would use as a memoryview
+#   object): for raw memory use the from_pointer_Nd helpers of the <dtype>.pxd files, which give
+#   such a view an owner; for buffers from_buffer_Nd (or memviewslice.owners.export, for
+#   Python), for pools a memviewslice.owners.Pool and pool_acquire_Nd, for contiguous copies
+#   copy_c_Nd and copy_f_Nd.
 # - Errors: the helpers, and `mvs_pyx_check(status)` after a direct call, raise IndexError
 #   (MVS_ERR_INDEX) or ValueError (anything else) with `mvs_last_error()`'s message, taking
 #   the GIL on that path only.
@@ -176,6 +177,12 @@ cdef extern from "memviewslice.h" nogil:
     mvs_status mvs_pool_release(mvs_pool *pool, const mvs_slice *view)
     mvs_status mvs_pool_counts(const mvs_pool *pool, Py_ssize_t *out_arrays, Py_ssize_t *out_acquired)
     void mvs_pool_destroy(mvs_pool *pool)
+
+    # Data movement: copies between views (any overlap), fills, contiguous copies into new
+    # buffers (the typed helpers: copy_Nd, copy_Md_Nd, fill_Nd, copy_c_Nd, copy_f_Nd).
+    mvs_status mvs_copy(const mvs_slice *src, int src_ndim, const mvs_slice *dst, int dst_ndim, Py_ssize_t itemsize)
+    mvs_status mvs_fill(const mvs_slice *dst, int ndim, Py_ssize_t itemsize, const void *item)
+    mvs_status mvs_copy_contiguous(const mvs_slice *src, int ndim, Py_ssize_t itemsize, int order, mvs_buffer **out_buffer, mvs_slice *out_view)
 
 cdef extern from "mvs_pyx.h" nogil:
     # Cython's own struct behind every typed memoryview: the output of a library call that is

@@ -112,7 +112,8 @@ pub fn check_source<P: Addr>(v: &View<P>, itemsize: isize) -> Result<()> {
 /// Copies every item of `src` into `dst` as if `src` were first copied to a temporary
 /// (`np.copyto(dst, src.copy())`), with Cython's broadcasting: shapes aligned from the end,
 /// missing leading axes of extent 1, and a source axis of extent 1 repeated along the
-/// destination's. A destination axis of stride 0 and extent > 1 is refused.
+/// destination's. A destination axis of stride 0 and extent > 1 is refused, unless the
+/// destination has no items.
 ///
 /// The copy is direct when the views' byte extents are disjoint, when they are the same items
 /// (nothing to do), or when each is one contiguous run (a `memmove`); otherwise `src` is copied
@@ -121,12 +122,12 @@ pub fn copy<P: Addr, M: Memory<P>>(mem: &mut M, src: &View<P>, dst: &View<P>, it
     check_source(src, itemsize)?;
     check_source(dst, itemsize)?;
     let axes = broadcast(src, dst)?;
-    if let Some(axis) = (0..axes.n).find(|&a| axes.dst[a] == 0 && axes.len[a] > 1) {
-        return Err(Error::AliasedDestination { axis, len: axes.len[axis] });
-    }
     let (s, d) = (range(mem, src, itemsize)?, range(mem, dst, itemsize)?);
     if dst.is_empty() {
         return Ok(());
+    }
+    if let Some(axis) = (0..axes.n).find(|&a| axes.dst[a] == 0 && axes.len[a] > 1) {
+        return Err(Error::AliasedDestination { axis, len: axes.len[axis] });
     }
     if s.1 <= d.0 || d.1 <= s.0 {
         copy_direct(mem, dst.data(), src.data(), axes, itemsize, false);
@@ -192,12 +193,13 @@ fn small<const D: usize, P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>,
     // Bits outside the usual ranges: extents as unsigned numbers below 2^30 (a negative one
     // is not), strides plus 2^29 likewise, suboffsets negative (direct).
     let (mut unusual, mut usual_direct) = (0usize, -1isize);
-    let mut refused = false;
+    let (mut refused, mut aliased) = (false, false);
     for a in 0..D {
         let (shape, ss, ds) = (dst.shape[a], src.strides[a], dst.strides[a]);
         unusual |= shape as usize | (ss + (1 << 29)) as usize | (ds + (1 << 29)) as usize;
         usual_direct &= src.suboffsets[a] & dst.suboffsets[a];
-        refused |= shape != src.shape[a] || (ds == 0 && shape > 1);
+        refused |= shape != src.shape[a];
+        aliased |= ds == 0 && shape > 1;
         let k = 4 - D + a;
         (len[k], s_step[k], d_step[k]) = (shape, ss, ds);
         count *= shape.min(SMALL + 1);
@@ -210,6 +212,9 @@ fn small<const D: usize, P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>,
     }
     if count == 0 {
         return true;
+    }
+    if aliased {
+        return false;
     }
     let (sp, dp) = (mem.position(src.data) as isize, mem.position(dst.data) as isize);
     let disjoint = sp.wrapping_add(s_hi).wrapping_add(itemsize) <= dp.wrapping_add(d_lo)

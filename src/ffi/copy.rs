@@ -32,7 +32,8 @@ use crate::view::Order;
 /// `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_OVERFLOW` (a view's byte extent does not fit
 /// in `ptrdiff_t`), `MVS_ERR_INDIRECT` (either view has an indirect axis: copy it with element
 /// pointers instead), `MVS_ERR_BROADCAST` (the shapes differ other than as above),
-/// `MVS_ERR_VALUE` (`dst` has an axis of stride 0 and extent > 1: its items alias each other),
+/// `MVS_ERR_VALUE` (`dst` has items and an axis of stride 0 and extent > 1: its items alias
+/// each other),
 /// `MVS_ERR_ALLOC`. On error nothing is written.
 ///
 /// Takes no lock; thread-safe as long as no other thread writes the two views' memory.

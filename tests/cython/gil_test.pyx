@@ -489,6 +489,104 @@ def pool_memory(Py_ssize_t n, order):
     return g1 - g0, g2 - g1, acq0, acq1, ref0, ref1, total, counts, p.counts
 
 
+# --- data movement: copies and fills in place, contiguous copies into new buffers ---------------
+
+cdef int movement_round(double[:, ::1] a2, double[:, :] b, double k, double *total) except -1 nogil:
+    """One round on a2 (5, 6) and b (6, 5): b filled with k, b = a2.T (a const source from a
+    writable view), b reversed along axis 0 in place (overlapping: through a temporary), b =
+    a2[:, 3] broadcast along b's rows (a 1-d source), each followed by a read of b."""
+    f64.fill_2d(b, k)
+    total[0] += b[4, 4]
+    f64.copy_2d(f64.transpose_2d(a2), b)
+    total[0] += b[1, 2]
+    f64.copy_2d(f64.flip_axis_2d(b, 0), b)
+    total[0] += b[0, 1]
+    f64.copy_1d_2d(f64.index_axis_2d(f64.transpose_2d(a2), 0, 3), b)
+    total[0] += b[2, 4]
+    return 0
+
+
+def movement(Py_ssize_t n, double[:, ::1] a2, double[:, :] b):
+    """n rounds of movement_round (4 calls of copy_Nd, copy_Md_Nd and fill_Nd each) in nogil.
+    Returns (PyGILState_Ensure calls, acquisition counts of a2 and b before, after, their
+    memoryview objects' refcounts before, after, the sum the rounds read)."""
+    cdef double total = 0
+    cdef Py_ssize_t i
+    cdef long g0, g1
+    acq0 = (gil_test_acq(a2), gil_test_acq(b))
+    ref0 = (gil_test_memview_refcnt(a2), gil_test_memview_refcnt(b))
+    g0 = gil_test_ensures()
+    with nogil:
+        for i in range(n):
+            movement_round(a2, b, <double>i, &total)
+    g1 = gil_test_ensures()
+    acq1 = (gil_test_acq(a2), gil_test_acq(b))
+    ref1 = (gil_test_memview_refcnt(a2), gil_test_memview_refcnt(b))
+    return g1 - g0, acq0, acq1, ref0, ref1, total
+
+
+cdef double copy_round(double[:, ::1] a2, Py_ssize_t i) except? -1 nogil:
+    """A C-contiguous copy of a2.T made, read through a derived view, and dropped (the copy's
+    last view, released in nogil code) at return."""
+    cdef double[:, ::1] c = f64.copy_c_2d(f64.transpose_2d(a2))
+    cdef double[:] col = f64.index_axis_2d(c, 1, i % 5)
+    return col[i % 6]
+
+
+def copy_contiguous(Py_ssize_t n, double[:, ::1] a2):
+    """copy_c_2d and copy_f_2d of a2 (5, 6) and of a2.T in nogil. Returns a dict: PyGILState_Ensure
+    calls of one copy_c_2d and one copy_f_2d (results kept), each copy's acquisition count and
+    its memoryview object's refcount after the call (the copy alone holds it), Ensure calls of
+    n rounds of derivations of a kept copy, of n copies each dropped with the GIL, of n copies
+    each dropped in nogil code (copy_round), a2's acquisition count and refcount before and
+    after, the copies and the sums read."""
+    cdef double[:, ::1] c
+    cdef double[::1, :] f
+    cdef double[:, :] t
+    cdef double total_derived = 0, total_kept = 0, total_dropped = 0
+    cdef Py_ssize_t i
+    cdef long g0, g1, g2, g3, g4, g5
+    out = {"acq a2": [gil_test_acq(a2)], "refcount a2": [gil_test_memview_refcnt(a2)]}
+    g0 = gil_test_ensures()
+    with nogil:
+        c = f64.copy_c_2d(f64.transpose_2d(a2))
+    g1 = gil_test_ensures()
+    with nogil:
+        f = f64.copy_f_2d(a2)
+    g2 = gil_test_ensures()
+    out["copy_c"], out["copy_f"] = g1 - g0, g2 - g1
+    out["acq copy_c"], out["refcount copy_c"] = gil_test_acq(c), gil_test_memview_refcnt(c)
+    out["acq copy_f"], out["refcount copy_f"] = gil_test_acq(f), gil_test_memview_refcnt(f)
+    with nogil:
+        for i in range(n):
+            t = f64.transpose_2d(c)
+            total_derived += t[i % 5, i % 6]
+    g3 = gil_test_ensures()
+    t = None
+    out["derived"] = g3 - g2
+    out["acq copy_c after derived"] = gil_test_acq(c)
+    kept_c, kept_f = c, f  # (Python objects, returned: they keep the first two copies)
+    c = None
+    f = None
+    for i in range(n):
+        with nogil:
+            c = f64.copy_c_2d(a2)  # c is None: nothing dropped here
+            total_kept += c[i % 5, i % 6]
+        c = None  # the copy's last view, dropped with the GIL
+    g4 = gil_test_ensures()
+    out["kept"] = g4 - g3
+    with nogil:
+        for i in range(n):
+            total_dropped += copy_round(a2, i)
+    g5 = gil_test_ensures()
+    out["dropped"] = g5 - g4
+    out["acq a2"].append(gil_test_acq(a2))
+    out["refcount a2"].append(gil_test_memview_refcnt(a2))
+    out["copies"] = (kept_c, kept_f)
+    out["sums"] = (total_derived, total_kept, total_dropped)
+    return out
+
+
 # --- positive controls: the counter sees acquisitions ------------------------------------------
 
 def with_gil_control(Py_ssize_t n):
@@ -715,12 +813,15 @@ def prange_pool(double[:, ::1] a, int nthreads, Py_ssize_t rounds):
 
 # --- 4. error paths -----------------------------------------------------------------------------
 
-FAILURES = ("index_out_of_range", "reshape_needs_copy", "bad_axis", "squeeze_ndim", "from_raw_view")
+FAILURES = ("index_out_of_range", "reshape_needs_copy", "bad_axis", "squeeze_ndim", "from_raw_view",
+            "copy_shape_mismatch", "copy_repeated_item", "copy_c_too_big")
 
 cdef int fail_once(int which, double[:, ::1] a2, double[:, :, ::1] a3) except -1 nogil:
     """One call that fails: `which` indexes FAILURES."""
     cdef Py_ssize_t shape[1]
     cdef Py_ssize_t shape2[2]
+    cdef Py_ssize_t strides2[2]
+    cdef Py_ssize_t shape3[3]
     cdef mvs_slice raw
     cdef double[:, :] r2
     cdef double[:, :] t
@@ -739,6 +840,15 @@ cdef int fail_once(int which, double[:, ::1] a2, double[:, :, ::1] a3) except -1
         shape2[0], shape2[1] = 2, 3
         mvs.mvs_pyx_check(mvs.mvs_view_contiguous(&a2[0, 0], sizeof(double), 2, shape2, b'C', &raw))
         r2 = f64.from_slice_2d(&raw)
+    elif which == 5:  # a (5, 6) source into a (6, 5) destination: no broadcast
+        f64.copy_2d(a2, f64.transpose_2d(a2))
+    elif which == 6:  # into a (4, 5, 6) broadcast of a2 (stride 0): its items repeat
+        shape3[0], shape3[1], shape3[2] = 4, 5, 6
+        f64.copy_2d_3d(a2, f64.broadcast_to_2d_3d(a2, shape3))
+    elif which == 7:  # a copy of 2**31 x 2**31 items (one item repeated: stride 0) overflows
+        shape2[0], shape2[1] = 1 << 31, 1 << 31
+        strides2[0], strides2[1] = 0, 0
+        t = f64.copy_c_2d(f64.from_pointer_strided_2d(&a2[0, 0], shape2, strides2))
     return 0
 
 

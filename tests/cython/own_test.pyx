@@ -34,6 +34,30 @@ def freed():
     return own_test_freed()
 
 
+cdef extern from *:
+    """
+    /* Bytes of the C heap in use (glibc's mallinfo2: the arenas' allocated chunks and the
+       mmapped ones), or -1 where there is no mallinfo2. The contiguous copies' memory is the
+       library's own, allocated and freed inside memviewslice.owners' copy of it (the last
+       memory reference is the owner's export's): this sees it come and go. */
+    #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    #include <malloc.h>
+    static long long own_test_heap_in_use(void) {
+        struct mallinfo2 m = mallinfo2();
+        return (long long)(m.uordblks + m.hblkhd);
+    }
+    #else
+    static long long own_test_heap_in_use(void) { return -1; }
+    #endif
+    """
+    long long own_test_heap_in_use() noexcept nogil
+
+
+def heap_in_use():
+    """Bytes of the C heap in use (-1: unknown, not glibc)."""
+    return own_test_heap_in_use()
+
+
 def handoff(Py_ssize_t rows, Py_ssize_t cols, bint readonly=False, int first=0, order='C'):
     """A (rows, cols) float64 matrix in malloc'd memory (item k = first + k), owned by an
     export; the creator's buffer reference is released before returning. Also returns the
@@ -275,3 +299,45 @@ def mvs_transpose(double[:, :] m):
 def corner(const double[:, :] m):
     """m[0, 0], read through a typed memoryview."""
     return m[0, 0]
+
+
+# --- contiguous copies: copy_c_2d and copy_f_2d ------------------------------------------------
+
+def copy_handoff(const double[:, :] src, order='C'):
+    """f64.copy_c_2d(src) (copy_f_2d for order 'F'), made in nogil: a new buffer that nothing
+    but the returned copy holds."""
+    cdef double[:, ::1] c
+    cdef double[::1, :] f
+    if order == 'C':
+        with nogil:
+            c = f64.copy_c_2d(src)
+        return c
+    with nogil:
+        f = f64.copy_f_2d(src)
+    return f
+
+
+cdef double copy_and_drop(const double[:, :] src, Py_ssize_t i) except? -1 nogil:
+    """A copy of src (C order for even i, F for odd), one item read through a derived view, then
+    dropped in nogil code at return (its last view: Cython takes the GIL to free it)."""
+    cdef double[:, ::1] c
+    cdef double[::1, :] f
+    cdef double[:, :] t
+    if i % 2:
+        f = f64.copy_f_2d(src)
+        t = f64.transpose_2d(f)
+    else:
+        c = f64.copy_c_2d(src)
+        t = f64.transpose_2d(c)
+    return t[t.shape[0] - 1, 0]
+
+
+def copies_dropped_in_nogil(const double[:, :] src, Py_ssize_t n):
+    """n copies of src, each made, read and dropped in nogil code: the sum of the items read
+    (src[0, -1] each)."""
+    cdef double total = 0
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(n):
+            total += copy_and_drop(src, i)
+    return total

@@ -15,12 +15,18 @@ any directives): its PyGILState_Ensure calls are counted. Checks, on float64 vie
    counting deallocator) and of a pool's arrays (pool_acquire, pool_release) with derivations:
    one PyGILState_Ensure for the first view (making the owner), none after, the owner's
    acquisition count and refcount balanced, the buffer's memory freed once, after its last
-   holder (its reference or its views, in either order);
+   holder (its reference or its views, in either order); 100,000 rounds of 4 copies and fills
+   in place (fill_2d, copy_2d of a transpose and in place, copy_1d_2d): no PyGILState_Ensure,
+   counts balanced; contiguous copies (copy_c_2d, copy_f_2d): one PyGILState_Ensure per call
+   (making the new buffer's owner), none for views derived from a copy, one more when a copy's
+   last view is dropped in nogil code (100,000 calls each way), the copy alone holding its
+   owner, the source's counts balanced;
 3. prange with 2 and 4 threads deriving views of one shared array: the sum equals NumPy's,
    counts balanced; with 4 threads, views of raw memory, of a buffer and of a pool's arrays,
    whose owners the threads make concurrently (at most one Ensure per thread), then none;
-4. 100,000 calls of each failing kind: the right exception and library message, counts and
-   refcounts unchanged.
+4. 100,000 calls of each failing kind (also copies whose shapes do not broadcast, into a
+   repeated item, and a contiguous copy too big): the right exception and library message,
+   counts and refcounts unchanged.
 Prints a short summary; the exit code is 1 on any failure.
 """
 
@@ -34,6 +40,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 CALLS = 1_000_000        # per helper kind, and for the mix
 FAILING_CALLS = 100_000  # per failure kind
 PRANGE_ITERATIONS = 1_000_000
+MOVEMENT_ROUNDS = 100_000  # of 4 copies and fills
+COPIES = 100_000         # per kind of copy_c_2d use
 
 # The view each kind of gil_test.pyx derives (see run_kind there); `last` is the index of the
 # last call, for from_slice (which takes piece last % 3).
@@ -65,6 +73,9 @@ FAILURE_EXPECTED = {
     "bad_axis": (ValueError, "out of bounds"),
     "squeeze_ndim": (ValueError, "the result has 3 dimensions"),
     "from_raw_view": (ValueError, "no memoryview object"),
+    "copy_shape_mismatch": (ValueError, "cannot be broadcast to extent 6"),
+    "copy_repeated_item": (ValueError, "stride 0 and extent 4"),
+    "copy_c_too_big": (ValueError, "overflows"),
 }
 
 
@@ -214,6 +225,53 @@ def run(module_name):
                      f"acquisitions {acq0} -> {acq1}, refcount {mref0} -> {mref1}")
     print(f"{module_name}: pool: {CALLS:,} rounds of pool_acquire, 2 derivations, pool_release: "
           + "; ".join(parts) + f" [{c.section()}]")
+
+    # 2e. Data movement in place (fill_2d, copy_2d of a transpose and in place, copy_1d_2d):
+    # no GIL, balanced counts.
+    a2 = sources["a2"]
+    b = np.zeros((6, 5))
+    gil, acq0, acq1, mref0, mref1, total = m.movement(MOVEMENT_ROUNDS, a2, b)
+    want = sum(range(MOVEMENT_ROUNDS)) + MOVEMENT_ROUNDS * (a2[2, 1] + a2[1, 5] + a2[4, 3])
+    c.check(gil == 0, f"movement: {gil} PyGILState_Ensure calls over {4 * MOVEMENT_ROUNDS} copies and fills")
+    c.check(acq0 == (1, 1) and acq0 == acq1, f"movement: acquisition counts {acq0} -> {acq1}")
+    c.check(mref0 == mref1, f"movement: memoryview refcounts {mref0} -> {mref1}")
+    c.check(total == want, f"movement: the rounds read {total}, NumPy's {want}")
+    c.check(np.array_equal(b, np.broadcast_to(a2[:, 3], (6, 5))), f"movement: b is {b!r}")
+    print(f"{module_name}: movement: {MOVEMENT_ROUNDS:,} rounds of fill_2d, copy_2d (a transpose; in place, "
+          f"overlapping), copy_1d_2d (broadcast): PyGILState_Ensure {gil}, acquisition counts {acq0} -> {acq1}, "
+          f"memoryview refcounts {mref0} -> {mref1} [{c.section()}]")
+
+    # 2f. Contiguous copies into new buffers: one GIL acquisition per call (making the buffer's
+    # owner), one more when the copy's last view is dropped in nogil code; the copy alone holds
+    # its owner; derived views take none.
+    out = m.copy_contiguous(COPIES, a2)
+    n = COPIES
+    for name in ("copy_c", "copy_f"):
+        c.check(out[name] == 1, f"{name}_2d: {out[name]} PyGILState_Ensure calls for one call, not 1")
+        c.check(out[f"acq {name}"] == 1 and out[f"refcount {name}"] == 1,
+                f"{name}_2d: the copy's acquisition count {out[f'acq {name}']}, its memoryview object's refcount "
+                f"{out[f'refcount {name}']}, not 1 and 1 (the copy alone holds its owner)")
+    c.check(out["derived"] == 0, f"copies: {out['derived']} PyGILState_Ensure calls over {n} derivations of a copy")
+    c.check(out["acq copy_c after derived"] == 1, f"copies: acquisition count {out['acq copy_c after derived']} "
+            "after the derivations, not 1")
+    c.check(out["kept"] == n, f"copies: {out['kept']} PyGILState_Ensure calls over {n} copy_c_2d calls whose copies "
+            f"were dropped with the GIL, not {n}")
+    c.check(out["dropped"] == 2 * n, f"copies: {out['dropped']} PyGILState_Ensure calls over {n} copy_c_2d calls "
+            f"whose copies were dropped in nogil, not {2 * n}")
+    c.check(out["acq a2"][0] == out["acq a2"][1] and out["refcount a2"][0] == out["refcount a2"][1],
+            f"copies: the source's acquisition count {out['acq a2']}, refcount {out['refcount a2']}")
+    kept_c, kept_f = (np.asarray(v) for v in out["copies"])
+    c.check(np.array_equal(kept_c, a2.T) and kept_c.strides == (40, 8) and kept_c.flags.writeable,
+            f"copy_c_2d(a2.T): {kept_c!r}, strides {kept_c.strides}")
+    c.check(np.array_equal(kept_f, a2) and kept_f.strides == (8, 40) and not np.shares_memory(kept_f, a2),
+            f"copy_f_2d(a2): {kept_f!r}, strides {kept_f.strides}")
+    want = sum(a2[i % 5, i % 6] for i in range(n))
+    c.check(out["sums"] == (want, want, want), f"copies: the copies read {out['sums']}, NumPy's {want}")
+    print(f"{module_name}: copies: PyGILState_Ensure {out['copy_c']} for one copy_c_2d, {out['copy_f']} for one "
+          f"copy_f_2d (making the buffer's owner), the copy's acquisition count {out['acq copy_c']}; "
+          f"{n:,} derivations of a copy: {out['derived']}; {n:,} copies dropped with the GIL: {out['kept']:,}; "
+          f"{n:,} dropped in nogil (the last release takes it too): {out['dropped']:,} [{c.section()}]")
+    del kept_c, kept_f, out, a2, b
 
     # 3. prange: threads derive views of one shared array.
     shared = np.arange(100.0 * 64).reshape(100, 64)

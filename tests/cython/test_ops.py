@@ -10,8 +10,10 @@ the source's memory (a write through the result is seen in the source), and on f
 exception type: IndexError where NumPy raises IndexError, ValueError otherwise (also when the
 result's ndim is not the helper's). Then the views of raw memory (from_pointer_*), of
 mvs_buffers over a NumPy array's memory (from_buffer_*, against np.ndarray(buffer=, offset=);
-const ones read-only) and the arrays of pools (pool_acquire_*, pool_release_*), valid and
-invalid; failures of those two are printed a few per kind, and all counted.
+const ones read-only), the arrays of pools (pool_acquire_*, pool_release_*), valid and
+invalid, and the data movement (copy_*, fill_*, copy_c_*, copy_f_*: against np.copyto,
+dst[...] = value, np.ascontiguousarray and np.asfortranarray, errors against mvs_copy's own
+status and message); failures of those three are printed a few per kind, and all counted.
 
     PYTHONPATH=build/cython_tests python tests/cython/test_ops.py [--cases N] [--seed S] [CODE ...]
 """
@@ -544,6 +546,246 @@ def pool_arrays(mod, code, rng, fail):
     return calls
 
 
+MVS_ERR_BROADCAST, MVS_ERR_VALUE = 12, 14
+
+
+class Data:
+    """Random arrays and views for the data movement tests: values drawn from 0..99 (exact in
+    every dtype; complex ones with an imaginary part), views with permuted axes, steps of
+    either sign and offsets into a larger base, so that writes outside a view are seen."""
+
+    def __init__(self, rng, dtype):
+        self.r, self.dtype = rng, np.dtype(dtype)
+        self.np_rng = np.random.default_rng(rng.getrandbits(32))
+
+    def values(self, shape):
+        v = self.np_rng.integers(0, 100, size=shape)
+        if self.dtype.kind == "c":
+            v = v + 1j * self.np_rng.integers(0, 100, size=shape)
+        return v.astype(self.dtype)
+
+    def scalar(self):
+        return self.values(()).item()
+
+    def shape(self, nd):
+        shape = [self.r.choice([1, 2, 3]) if self.r.random() < 0.9 else self.r.choice([0, 1]) for _ in range(nd)]
+        while int(np.prod(shape)) > 200:
+            i = self.r.randrange(nd)
+            shape[i] = max(1, shape[i] - 1)
+        return shape
+
+    def viewer(self, shape, base_shape=None):
+        """(f, base shape): f(base) is a view of `shape` of an array of the base shape, with the
+        axes permuted, steps among 1, 2, -1, -2, at a random offset; the base shape is made to
+        fit (one item of slack per axis) unless given, and then None when the view does not fit."""
+        r, nd = self.r, len(shape)
+        perm = r.sample(range(nd), nd) if r.random() < 0.6 else list(range(nd))
+        steps = [r.choice([1, 1, 2, -1, -2]) for _ in range(nd)]
+        spans = [(k - 1) * abs(st) + 1 if k else 0 for k, st in zip(shape, steps)]
+        need = [0] * nd
+        for i in range(nd):
+            need[perm[i]] = spans[i]
+        if base_shape is None:
+            base_shape = tuple(k + r.randint(0, 1) for k in need)
+        elif any(b < k for b, k in zip(base_shape, need)):
+            return None
+        idx = []
+        for i in range(nd):
+            length, st, k, span = base_shape[perm[i]], steps[i], shape[i], spans[i]
+            start = r.randint(0, length - span)
+            if not k:
+                idx.append(slice(start, start))
+            elif st > 0:
+                idx.append(slice(start, start + span, st))
+            else:
+                idx.append(slice(start + span - 1, start - 1 if start else None, st))
+        idx = tuple(idx)
+        return (lambda base: base.transpose(perm)[idx]), base_shape
+
+    def view(self, shape):
+        """(base, f): a fresh base array and f, as viewer."""
+        f, base_shape = self.viewer(shape)
+        return self.values(base_shape), f
+
+    def source(self, shape):
+        """A source of `shape`: a view of a larger array, sometimes read-only, sometimes with an
+        axis of stride 0 (as np.broadcast_to makes), sometimes C- or F-contiguous."""
+        r = self.r
+        kind = r.random()
+        if kind < 0.15:
+            a = self.values(shape)
+            return np.asfortranarray(a) if r.random() < 0.5 else a
+        base, f = self.view(shape)
+        a = f(base)
+        if kind < 0.3 and a.ndim:
+            axis = r.randrange(a.ndim)
+            row = a[(slice(None),) * axis + (slice(0, 1),)]
+            a = np.broadcast_to(row, a.shape)  # read-only, stride 0 on `axis`
+        elif kind < 0.5:
+            a.flags.writeable = False
+        return a
+
+
+def data_movement(mod, code, rng, cases, fail):
+    """copy_Nd and copy_Md_Nd, fill_Nd, copy_c_Nd and copy_f_Nd against NumPy: every item of the
+    destination's base array after the call equals NumPy's (np.copyto(dst, src.copy()), dst[...]
+    = value) on a copy of it, for sources and destinations with permuted axes, negative steps and
+    offsets, sources broadcast (stride 0, fewer dimensions, extent-1 axes) and read-only, and
+    sources that overlap the destination in the same base; copies whose shapes do not broadcast,
+    or into a destination with a repeated item (stride 0, extent > 1), raise ValueError with the
+    library's message (mvs_copy's own, called directly) and change nothing. copy_c and copy_f
+    against np.ascontiguousarray and np.asfortranarray: values, shape, dtype, strides, a new
+    writable array 64-byte aligned. Returns the number of calls."""
+    d = Data(rng, DTYPES[code])
+    r = rng
+    calls = 0
+
+    def empty_repeating(dst):
+        """An empty dst with an axis of stride 0 and extent > 1: no item, so nothing repeats. (As
+        Cython's typed memoryview of an empty NumPy array often is: NumPy exports an empty array
+        with C strides, np.empty((3, 0)) with (0, 8), which memoryview() shows too.)"""
+        return dst.size == 0 and any(st == 0 and x > 1 for st, x in zip(memoryview(dst).strides, dst.shape))
+
+    def check_copy(what, name, src, dst, base, exp_base):
+        nonlocal calls
+        calls += 1
+        try:
+            getattr(mod, name)(src, dst)
+        except ValueError as e:
+            fail("copy refused, empty dst with a stride-0 axis" if empty_repeating(dst) else "copy refused",
+                 f"{what}: raised ValueError: {e}")
+            return
+        if not np.array_equal(base, exp_base):
+            bad = np.argwhere(base != exp_base)
+            fail("copy", f"{what}: {len(bad)} items of the destination's base differ from NumPy's, first at "
+                         f"{tuple(bad[0])}: {base[tuple(bad[0])]!r} != {exp_base[tuple(bad[0])]!r}")
+
+    def check_error(what, name, src, dst, base, statuses):
+        nonlocal calls
+        calls += 1
+        before = base.copy()
+        status, message = getattr(mod, f"{name}_status")(src, dst)
+        if status not in statuses or not message:
+            fail("copy status, empty dst with a stride-0 axis" if empty_repeating(dst) else "copy status",
+                 f"{what}: mvs_copy gave status {status} ({message!r}), not one of {statuses}")
+        try:
+            getattr(mod, name)(src, dst)
+        except ValueError as e:
+            if str(e) != message:
+                fail("copy message", f"{what}: ValueError({str(e)!r}); the library says {message!r}")
+        except Exception as e:  # noqa: BLE001 - any other exception is a failure of the test
+            fail("copy exception type", f"{what}: {type(e).__name__}: {e}; ValueError expected")
+        else:
+            fail("copy no error", f"{what}: returned; ValueError expected")
+        if not np.array_equal(base, before):
+            fail("copy wrote on error", f"{what}: the destination changed on error")
+
+    for m, n in gen_pxd.movement_pairs():
+        name = gen_pxd.copy_name(m, n)
+        for k in range(cases):
+            # Separate arrays: the source's axes are dst's last m, some of extent 1.
+            shape = d.shape(n)
+            base, f = d.view(shape)
+            src_shape = [1 if r.random() < 0.2 else x for x in shape[n - m:]]
+            src = d.source(src_shape)
+            exp_base = base.copy()
+            np.copyto(f(exp_base), src.copy())
+            what = (f"{code}.{name}: src shape {src.shape} strides {src.strides}, dst shape {tuple(shape)} "
+                    f"strides {f(base).strides}")
+            check_copy(what, name, src, f(base), base, exp_base)
+
+            # Overlapping views of one base: the result is as if src were copied first.
+            # (The source: a view of base[lead], lead an index of dst's base's first n - m axes.)
+            base, f = d.view(shape)
+            viewer = d.viewer(shape[n - m:], base.shape[n - m:])
+            if viewer is not None and all(base.shape[:n - m]):
+                lead = tuple(r.randrange(x) for x in base.shape[:n - m])
+                src = viewer[0](base[lead])
+                exp_base = base.copy()
+                np.copyto(f(exp_base), src.copy())
+                what = (f"{code}.{name} in one base {base.shape}: src shape {src.shape} strides {src.strides}, "
+                        f"dst shape {tuple(shape)} strides {f(base).strides}, may share memory: "
+                        f"{np.may_share_memory(src, f(base))}")
+                check_copy(what, name, src, f(base), base, exp_base)
+
+            # Shapes that do not broadcast: one source axis differs from dst's and is not 1.
+            base, f = d.view(shape)
+            bad_shape = list(shape[n - m:])
+            axis = r.randrange(m)
+            bad_shape[axis] = shape[n - m + axis] + (2 if shape[n - m + axis] == 0 else 1)
+            src = d.source(bad_shape)
+            dst = f(base)
+            what = f"{code}.{name}: src shape {src.shape} into dst shape {tuple(shape)} strides {dst.strides}"
+            # (Either error when dst also repeats an item.)
+            repeats = any(st == 0 and x > 1 for st, x in zip(memoryview(dst).strides, dst.shape))
+            check_error(what, name, src, dst, base, (MVS_ERR_BROADCAST, MVS_ERR_VALUE) if repeats else (MVS_ERR_BROADCAST,))
+
+            # A destination that repeats an item: stride 0 on an axis of extent > 1.
+            if k % 2 == 0:
+                rep = [max(x, 2) for x in shape]
+                axis = r.randrange(n)
+                base = d.values(rep)
+                dst = as_strided(base, rep, tuple(0 if i == axis else st for i, st in enumerate(base.strides)),
+                                 writeable=True)
+                src = d.source(rep[n - m:])
+                what = f"{code}.{name}: src shape {src.shape} into dst shape {tuple(rep)} strides {dst.strides}"
+                check_error(what, name, src, dst, base, (MVS_ERR_VALUE,))
+
+    for n in gen_pxd.NDIMS:
+        fill = getattr(mod, f"fill_{n}d")
+        for k in range(cases):
+            shape = d.shape(n)
+            value = d.scalar()
+            if k % 3 == 2:  # a repeated item (stride 0) is allowed: it is set once
+                rep = [max(x, 2) for x in shape]
+                axis = r.randrange(n)
+                base = d.values(rep)
+                f = (lambda b, rep=rep, axis=axis:
+                     as_strided(b, rep, tuple(0 if i == axis else st for i, st in enumerate(b.strides)), writeable=True))
+            else:
+                base, f = d.view(shape)
+            exp_base = base.copy()
+            f(exp_base)[...] = value
+            what = f"{code}.fill_{n}d({value!r}): dst shape {f(base).shape} strides {f(base).strides}"
+            calls += 1
+            try:
+                fill(f(base), value)
+            except ValueError as e:
+                fail("fill refused", f"{what}: raised ValueError: {e}")
+                continue
+            if not np.array_equal(base, exp_base):
+                fail("fill", f"{what}: {int((base != exp_base).sum())} items of the base differ from NumPy's")
+
+        for order in ("CF" if n > 1 else "C"):
+            copy = getattr(mod, f"copy_{order.lower()}_{n}d")
+            for k in range(cases):
+                src = d.source(d.shape(n))
+                exp = np.ascontiguousarray(src) if order == "C" else np.asfortranarray(src)
+                what = f"{code}.{copy.__name__}: src shape {src.shape} strides {src.strides}"
+                calls += 1
+                try:
+                    got = np.asarray(copy(src))
+                except ValueError as e:
+                    fail("contiguous copy refused", f"{what}: raised ValueError: {e}")
+                    continue
+                problems = []
+                if got.shape != exp.shape or got.dtype != exp.dtype or not np.array_equal(got, exp):
+                    problems.append(f"shape {got.shape} dtype {got.dtype} values {got.ravel()[:4]}; NumPy: "
+                                    f"{exp.shape} {exp.dtype} {exp.ravel()[:4]}")
+                elif got.size and any(gs != es for gs, es, x in zip(got.strides, exp.strides, exp.shape) if x > 1):
+                    problems.append(f"strides {got.strides}; NumPy's {exp.strides}")
+                if not got.flags.writeable:
+                    problems.append("read-only")
+                if got.size and (np.shares_memory(got, src) or got.__array_interface__["data"][0] % 64):
+                    problems.append(f"shares the source's memory, or is not 64-byte aligned "
+                                    f"({got.__array_interface__['data'][0]:#x})")
+                if got.size and not (got.flags.c_contiguous if order == "C" else got.flags.f_contiguous):
+                    problems.append(f"not {order}-contiguous")
+                if problems:
+                    fail("contiguous copy", f"{what}: " + "; ".join(problems))
+    return calls
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("codes", nargs="*", default=list(DTYPES))
@@ -553,7 +795,7 @@ def main():
 
     helpers = gen_pxd.helpers()
     failures, calls, errors = 0, 0, 0
-    buffer_calls = pool_calls = 0
+    buffer_calls = pool_calls = movement_calls = 0
     owned_failures = Failures()
     for code in args.codes:
         mod = importlib.import_module(f"ops_{code}")
@@ -586,11 +828,12 @@ def main():
         calls, failures = calls + raw_calls, failures + raw_failures
         buffer_calls += buffer_memory(mod, code, rng, 4 * args.cases, owned_failures)
         pool_calls += pool_arrays(mod, code, rng, owned_failures)
+        movement_calls += data_movement(mod, code, rng, args.cases, owned_failures)
     failures += owned_failures.summary()
-    calls += buffer_calls + pool_calls
-    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers, the views of raw memory and of buffers, and pools: "
-          f"{calls} calls ({errors} expected errors of the helpers; {buffer_calls} calls of buffers, "
-          f"{pool_calls} of pools), {failures} mismatches")
+    calls += buffer_calls + pool_calls + movement_calls
+    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers, the views of raw memory and of buffers, pools, "
+          f"copies and fills: {calls} calls ({errors} expected errors of the helpers; {buffer_calls} calls of "
+          f"buffers, {pool_calls} of pools, {movement_calls} of copies and fills), {failures} mismatches")
     return 1 if failures else 0
 
 

@@ -4,11 +4,12 @@ caller's deallocator, over 100,000 hand-offs with views of views, slices, memory
 typed-memoryview consumers released in every order; the same over 100,000 hand-offs as typed
 memoryviews of the buffer (from_buffer_2d), with more from_buffer views, Cython slices and
 transposes, NumPy arrays and memoryviews made and deleted at random, and never freed while
-one lives; const views (from_buffer_const_2d) are read-only, and a writable view of read-only
+one lives; the same over 100,000 contiguous copies (copy_c_2d, copy_f_2d), whose memory is the
+library's own (watched through the C heap in use); const views (from_buffer_const_2d) are read-only, and a writable view of read-only
 memory is refused; read-only memory is exported read-only;
 export() refuses views outside their buffer; the pool under threads, and its errors.
 
-    PYTHONPATH=build/cython_own python tests/cython/test_own.py [--handoffs N]
+    PYTHONPATH=build/cython_own python tests/cython/test_own.py [--handoffs N] [--copies N]
 """
 
 import argparse
@@ -103,9 +104,78 @@ def buffer_user(users, r, i, make):
     return kind
 
 
+COPY_SHAPE = (128, 256)  # float64: 256 KiB
+COPY_BYTES = 8 * COPY_SHAPE[0] * COPY_SHAPE[1]
+
+
+def copies(r, n):
+    """n copies by copy_c_2d or copy_f_2d of a (128, 256) float64 source, writable or read-only,
+    transposed or flipped, each with a random mix of users (NumPy arrays, memoryviews, Cython
+    and f64 slices and transposes) made and deleted; the memory held while any user lives,
+    freed after the last. Then 2,000 copies dropped in nogil code, which leave nothing behind."""
+    base = np.arange(float(COPY_SHAPE[0] * COPY_SHAPE[1])).reshape(COPY_SHAPE)
+    frozen = base.copy()
+    frozen.flags.writeable = False
+    sources = {"C": base, "T": base.T, "flipped": base[::-1, ::-1], "read-only": frozen}
+    early = late = bad = 0
+    ops = {}
+    for i in range(n):
+        kind = r.choice(list(sources))
+        src = sources[kind]
+        order = r.choice("CF")
+        before = own_test.heap_in_use()
+        view = own_test.copy_handoff(src, order)
+        arr = np.asarray(view)
+        if i % 100 == 0:  # the whole copy, now and then
+            exp = np.ascontiguousarray(src) if order == "C" else np.asfortranarray(src)
+            if not np.array_equal(arr, exp) or arr.strides != exp.strides or not arr.flags.writeable:
+                bad += 1
+            del exp  # (freed now: not while a later copy is watched)
+        elif own_test.corner(view) != src[0, 0] or arr[-1, -1] != src[-1, -1]:
+            bad += 1
+        users = [view] if r.random() < 0.5 else [view, arr]  # sometimes a NumPy array from the start
+        del view, arr
+        steps = r.randint(0, 6)
+        while users:
+            if own_test.heap_in_use() - before < COPY_BYTES // 2:
+                early += 1
+            kind = buffer_user(users, r, i, steps > 0)
+            steps -= 1
+            ops[kind] = ops.get(kind, 0) + 1
+        if own_test.heap_in_use() - before >= COPY_BYTES // 2:
+            late += 1
+    check(early == 0, f"copies: memory freed while a user was alive, {early} times")
+    check(late == 0, f"copies: memory not freed after the last user, {late} times")
+    check(bad == 0, f"copies: {bad} wrong contents")
+    print(f"copies: {n} by copy_c_2d/copy_f_2d of 256 KiB (early frees {early}, late {late}, wrong contents {bad}); "
+          "operations: " + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())))
+
+    # The explicit case: a NumPy array made from the copy keeps it after the copy goes.
+    before = own_test.heap_in_use()
+    view = own_test.copy_handoff(base.T, "F")
+    arr = np.asarray(view)
+    del view
+    held = own_test.heap_in_use() - before
+    check(held >= COPY_BYTES // 2 and arr.flags.f_contiguous and np.array_equal(arr, base.T),
+          f"copies: np.asarray of a copy, the copy gone: {held} bytes held, F-contiguous {arr.flags.f_contiguous}")
+    del arr
+    gone = own_test.heap_in_use() - before
+    check(gone < COPY_BYTES // 2, f"copies: {gone} bytes still held after the NumPy array went")
+
+    # Copies dropped in nogil code (their last release there) leave nothing behind.
+    before = own_test.heap_in_use()
+    total = own_test.copies_dropped_in_nogil(base, 2000)
+    grown = own_test.heap_in_use() - before
+    check(total == 2000 * base[0, -1], f"copies dropped in nogil read {total}, not {2000 * base[0, -1]}")
+    check(grown < COPY_BYTES // 2, f"copies dropped in nogil: the heap grew by {grown} bytes over 2000 copies")
+    print(f"copies: np.asarray of a copy holds {held} bytes after the copy goes, {gone} after the array; "
+          f"2000 copies dropped in nogil code: the heap grew by {grown} bytes")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--handoffs", type=int, default=100_000)
+    p.add_argument("--copies", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=20261130)
     args = p.parse_args()
     r = random.Random(args.seed)
@@ -160,6 +230,18 @@ def main():
     print(f"buffer hand-offs: {args.handoffs}, frees: {own_test.freed() - base} (early {early}, "
           f"late {late}, wrong contents {bad}); operations: "
           + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())))
+
+    # 1c. Contiguous copies (copy_c_2d, copy_f_2d): each a new buffer of the library's own
+    # memory, which nothing but the copy holds. That memory is freed inside
+    # memviewslice.owners (its owner's export holds the last memory reference), out of reach
+    # of a counting deallocator, so the C heap is watched instead (glibc's mallinfo2): the
+    # copies are of COPY_BYTES (256 KiB), and a copy's memory counts as held while the heap in
+    # use is at least half of that above what it was before the copy, as freed once it is less
+    # (a second free of the block would abort the process in glibc).
+    if own_test.heap_in_use() < 0:
+        print("copies: SKIPPED, no mallinfo2 (not glibc): the copies' frees cannot be seen")
+    else:
+        copies(r, args.copies)
 
     # Const views of read-only memory: read-only all the way; a writable view is refused.
     n = own_test.freed()
