@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython test check-header check-pxd check-version check-names header-alone rust-test c-test valgrind numpy-test readme-example bench icount besttime miri clean
+.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind numpy-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -159,7 +159,7 @@ cython-demo: lib $(PKG)
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header check-pxd check-version check-names header-alone rust-test c-test valgrind numpy-test cython-test \
+test: check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind numpy-test cython-test \
   cython-oldest readme-example install-test package-errors user-project
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
@@ -175,6 +175,11 @@ check-pxd:
 	@rm -rf $(BUILD)/pxd && $(PYTHON) tools/gen_pxd.py --out $(BUILD)/pxd
 	@cd $(BUILD)/pxd && for f in $$(find . -type f); do cmp -s $$f $(CURDIR)/$$f || \
 	  { echo "$$f differs from tools/gen_pxd.py's output: run it and commit"; exit 1; }; done
+
+# The hand-written copies of the C surface (__init__.pxd's declarations and constants, the
+# oracle script's status codes) agree with the header generated from the Rust definitions.
+check-decls: lib
+	$(PYTHON) tools/check_decls.py include/memviewslice.h python/memviewslice/__init__.pxd tests/numpy_oracle.py
 
 # The header's MVS_VERSION, the library's SONAME and the Python package's version (meson.build's,
 # which meson-python puts in the package metadata; _version.py is checked by check-pxd) agree

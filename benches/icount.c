@@ -15,7 +15,7 @@
  * written by hand in C with the same checks (benches/reference.c), for what that work costs with
  * no library around it; reshape_noncontig, views.rs's reshape of a non-contiguous view (NumPy's
  * walk over the axes; no C reference); and subview_flat, views.rs's subview of the same shape from
- * the flat 1-D view of the buffer (the SPEC's problem 1; no C reference). */
+ * the flat 1-D view of the buffer (one flat buffer, many views; no C reference). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>

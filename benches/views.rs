@@ -106,7 +106,7 @@ fn views(c: &mut Criterion) {
     bench!("index_axis", s, |s, o| mvs_index_axis(s, 4, 1, -3, o));
     let sub_shape: [isize; 4] = [4, 8, 16, 32];
     bench!("subview", s, |s, o| mvs_subview(s, 4, ITEMSIZE, 64, 4, sub_shape.as_ptr(), C, o));
-    // The same subview from the flat 1-D view of the buffer: the SPEC's problem 1.
+    // The same subview from the flat 1-D view of the buffer: one flat buffer, many views.
     let count = SHAPE.iter().product::<isize>();
     let mut flat = Line::default();
     check(

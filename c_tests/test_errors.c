@@ -584,6 +584,30 @@ static void test_span(void) {
     }
   }
 
+  /* zero-size views: each offset fits, their sum does not (fuzzing found mvs_flip returning OK
+     with data moved by -2^63, and mvs_index accepting the sum) */
+  {
+    ptrdiff_t sh[3] = {2, 2, 0}, t[3] = {P62, P62, 8};
+    mvs_index_item two[2];
+    mvs_slice h = hand_view(buf, 3, sh, t);
+    int nd = -1;
+    two[0].kind = two[1].kind = MVS_ITEM_INDEX;
+    two[0].start = two[1].start = 1;
+    two[0].stop = two[1].stop = two[0].step = two[1].step = 0;
+    sent_all();
+    CHECK_ERR(mvs_flip(&h, 3, &g_out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_ERR(mvs_index(&h, 3, two, 2, &g_out, &nd), MVS_ERR_OVERFLOW, "overflow");
+    two[1].kind = MVS_ITEM_SLICE;
+    two[1].stop = MVS_NONE;
+    two[1].step = MVS_NONE;
+    CHECK_ERR(mvs_index(&h, 3, two, 2, &g_out, &nd), MVS_ERR_OVERFLOW, "overflow");
+    CHECK(untouched_all());
+    CHECK_EQ(nd, -1);
+    /* one axis alone fits */
+    CHECK_ST(mvs_flip_axis(&h, 3, 0, &g_out), MVS_OK);
+    CHECK_ST(mvs_index(&h, 3, two, 1, &g_out, &nd), MVS_OK);
+  }
+
   /* entries past ndim are not part of the span */
   {
     ptrdiff_t sh[2] = {3, 4}, t[2];

@@ -661,6 +661,23 @@ static void test_split_at(void) {
     CHECK_ERR(mvs_split_sections(&z, 2, 1, 4, 0, outs, 4), MVS_ERR_OVERFLOW, "overflow");
     CHECK_UNTOUCHED(outs);
   }
+  /* counts whose arrays could not exist are refused before anything is read (fuzzing found
+     mvs_split_at reading a 2-entry array until it faulted with nindices 2^61, and
+     mvs_split_sections checking pieces for hours with sections == nouts near
+     PTRDIFF_MAX / 208) */
+  {
+    ptrdiff_t big = (ptrdiff_t)1 << 61, lim = PTRDIFF_MAX / (ptrdiff_t)sizeof(mvs_slice);
+    ptrdiff_t zero = 0;
+    mvs_slice z = hand_view(buf, 1, &zero, &zero);
+    idx[0] = 1;
+    idx[1] = 2;
+    SENT(outs);
+    CHECK_ERR(mvs_split_at(&a, 1, 0, idx, big, outs), MVS_ERR_VALUE, "output count");
+    CHECK_ERR(mvs_split_at(&a, 1, 0, idx, lim, outs), MVS_ERR_VALUE, "output count");
+    CHECK_ERR(mvs_split_sections(&z, 1, 0, lim + 1, 1, outs, lim + 1), MVS_ERR_VALUE, "output count");
+    CHECK_ERR(mvs_split_sections(&a, 1, 0, PTRDIFF_MAX, 1, outs, PTRDIFF_MAX), MVS_ERR_VALUE, "output count");
+    CHECK_UNTOUCHED(outs);
+  }
 }
 
 int main(void) {

@@ -284,7 +284,7 @@ typedef struct mvs_index_item {
 #define MVS_ERR_VALUE 14
 
 /**
- * An internal error (a bug in the library); the message says where.
+ * An internal error (a bug in the library); the message carries the panic's message.
  */
 #define MVS_ERR_INTERNAL 15
 
@@ -598,7 +598,8 @@ mvs_status mvs_buffer_of(const struct mvs_slice *view,
  * Errors: `MVS_ERR_NULL` (`shape` or `out` NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
  * `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order), `MVS_ERR_OVERFLOW`
  * (the byte size does not fit in `ptrdiff_t`). Zero extents count as 1 when computing
- * strides, as in NumPy.
+ * strides, as in NumPy: a zero-size shape whose other extents times `itemsize` overflow is
+ * refused too, as NumPy refuses it.
  *
  * # Safety
  * `shape` points to `ndim` readable extents; `out` points to a writable `mvs_slice`.
@@ -1036,8 +1037,9 @@ mvs_status mvs_sliding_window(const struct mvs_slice *src,
  * - `outs`: `nouts` slices, which must equal `sections`; each receives a piece with `src`'s
  *   memview. Written only on success. `outs` may include `src`.
  *
- * Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_VALUE` (`sections <= 0`, `nouts !=
- * sections`, or an uneven split with `uneven == 0`).
+ * Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_INDIRECT`, `MVS_ERR_VALUE` (`sections <=
+ * 0`, `nouts != sections`, an uneven split with `uneven == 0`, or `nouts` slices that could not
+ * exist: more than `PTRDIFF_MAX` bytes, refused before anything is read).
  *
  * # Safety
  * `src` points to a readable `mvs_slice`; `outs` to `nouts` writable ones.
@@ -1059,7 +1061,9 @@ mvs_status mvs_split_sections(const struct mvs_slice *src,
  * - `outs`: `nindices + 1` slices, each receiving a piece with `src`'s memview. Written only on
  *   success. `outs` may include `src`.
  *
- * Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_VALUE` (`nindices` negative or too large).
+ * Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_INDIRECT`, `MVS_ERR_VALUE` (`nindices`
+ * negative, or so large that `nindices + 1` slices could not exist: more than `PTRDIFF_MAX`
+ * bytes, refused before anything is read).
  *
  * # Safety
  * `src` points to a readable `mvs_slice`, `indices` to `nindices` readable entries, `outs` to

@@ -6,10 +6,10 @@
 Every case builds a real NumPy array (C- or F-contiguous, sliced with steps, flipped,
 broadcast, transposed, or with arbitrary strides over a buffer; itemsizes 1 to 16; ndim 0 to
 8), describes it as an `mvs_slice`, calls one exported function through ctypes, and compares
-the result with what NumPy computes on the same array (SPEC section 4): data address, shape
+the result with what NumPy computes on the same array (the header says so): data address, shape
 and strides; for errors, the error kind.
 
-Comparison rules (SPEC section 4, "two places are free"):
+Comparison rules (the header's "free choices", where NumPy's values address nothing):
 - the stride of a result axis of length 1 is not compared;
 - a zero-size result is compared by shape only (not its data address, not its strides);
 - everything else is exact, plus: entries past ndim are shape 0, stride 0, suboffset -1;
@@ -53,7 +53,7 @@ PTRDIFF_MAX = 2**63 - 1
 
 OK, ERR_NULL, ERR_NDIM, ERR_AXIS, ERR_ITEMSIZE, ERR_SHAPE, ERR_INDEX, ERR_STEP = range(8)
 ERR_OVERFLOW, ERR_NEEDS_COPY, ERR_INDIRECT, ERR_BOUNDS, ERR_BROADCAST = range(8, 13)
-ERR_NOT_CONTIGUOUS, ERR_VALUE, ERR_INTERNAL = range(13, 16)
+ERR_NOT_CONTIGUOUS, ERR_VALUE, ERR_INTERNAL, ERR_ALLOC = range(13, 17)
 STATUS = {
     OK: "MVS_OK", ERR_NULL: "MVS_ERR_NULL", ERR_NDIM: "MVS_ERR_NDIM", ERR_AXIS: "MVS_ERR_AXIS",
     ERR_ITEMSIZE: "MVS_ERR_ITEMSIZE", ERR_SHAPE: "MVS_ERR_SHAPE", ERR_INDEX: "MVS_ERR_INDEX",
@@ -61,7 +61,7 @@ STATUS = {
     ERR_NEEDS_COPY: "MVS_ERR_NEEDS_COPY", ERR_INDIRECT: "MVS_ERR_INDIRECT",
     ERR_BOUNDS: "MVS_ERR_BOUNDS", ERR_BROADCAST: "MVS_ERR_BROADCAST",
     ERR_NOT_CONTIGUOUS: "MVS_ERR_NOT_CONTIGUOUS", ERR_VALUE: "MVS_ERR_VALUE",
-    ERR_INTERNAL: "MVS_ERR_INTERNAL",
+    ERR_INTERNAL: "MVS_ERR_INTERNAL", ERR_ALLOC: "MVS_ERR_ALLOC",
 }
 
 ITEM_INDEX, ITEM_SLICE, ITEM_NEWAXIS, ITEM_ELLIPSIS = range(4)

@@ -16,7 +16,8 @@ use crate::view::Order;
 /// Errors: `MVS_ERR_NULL` (`shape` or `out` NULL), `MVS_ERR_NDIM`, `MVS_ERR_ITEMSIZE`,
 /// `MVS_ERR_SHAPE` (a negative extent), `MVS_ERR_VALUE` (unknown order), `MVS_ERR_OVERFLOW`
 /// (the byte size does not fit in `ptrdiff_t`). Zero extents count as 1 when computing
-/// strides, as in NumPy.
+/// strides, as in NumPy: a zero-size shape whose other extents times `itemsize` overflow is
+/// refused too, as NumPy refuses it.
 ///
 /// # Safety
 /// `shape` points to `ndim` readable extents; `out` points to a writable `mvs_slice`.

@@ -445,8 +445,9 @@ pub unsafe extern "C" fn mvs_sliding_window(
 /// - `outs`: `nouts` slices, which must equal `sections`; each receives a piece with `src`'s
 ///   memview. Written only on success. `outs` may include `src`.
 ///
-/// Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_VALUE` (`sections <= 0`, `nouts !=
-/// sections`, or an uneven split with `uneven == 0`).
+/// Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_INDIRECT`, `MVS_ERR_VALUE` (`sections <=
+/// 0`, `nouts != sections`, an uneven split with `uneven == 0`, or `nouts` slices that could not
+/// exist: more than `PTRDIFF_MAX` bytes, refused before anything is read).
 ///
 /// # Safety
 /// `src` points to a readable `mvs_slice`; `outs` to `nouts` writable ones.
@@ -472,7 +473,9 @@ pub unsafe extern "C" fn mvs_split_sections(
 /// - `outs`: `nindices + 1` slices, each receiving a piece with `src`'s memview. Written only on
 ///   success. `outs` may include `src`.
 ///
-/// Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_VALUE` (`nindices` negative or too large).
+/// Errors: the common ones, `MVS_ERR_AXIS`, `MVS_ERR_INDIRECT`, `MVS_ERR_VALUE` (`nindices`
+/// negative, or so large that `nindices + 1` slices could not exist: more than `PTRDIFF_MAX`
+/// bytes, refused before anything is read).
 ///
 /// # Safety
 /// `src` points to a readable `mvs_slice`, `indices` to `nindices` readable entries, `outs` to

@@ -207,7 +207,16 @@ fn run(body: impl FnOnce() -> Result<(), Failure>) -> mvs_status {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => MVS_OK,
         Ok(Err(failure)) => record(&failure),
-        Err(_) => record(&Failure::Panic),
+        Err(payload) => record(&Failure::Panic(panic_message(payload.as_ref()))),
+    }
+}
+
+/// The message a panic was raised with (`panic!`'s and `assert!`'s are strings).
+fn panic_message(payload: &(dyn core::any::Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(s), _) => (*s).to_owned(),
+        (_, Some(s)) => s.clone(),
+        _ => "no message".to_owned(),
     }
 }
 
@@ -546,6 +555,10 @@ where
     I: ExactSizeIterator<Item = view::Result<View<RawPtr>>> + Clone,
 {
     run(|| {
+        // A count whose array could not exist is refused before anything is read.
+        if nouts > isize::MAX / core::mem::size_of::<mvs_slice>() as isize {
+            return Err(view::Error::Count { what: "output count", count: nouts }.into());
+        }
         // An array of length 0 may be NULL; the count check below then reports the mismatch.
         let outs = if nouts == 0 { outs } else { out_arg(outs, "outs")? };
         // SAFETY: per this function's contract.
@@ -565,4 +578,24 @@ where
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message of this thread's last failure.
+    fn last_error() -> String {
+        // SAFETY: the message is a NUL-terminated string of this thread.
+        unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) }.to_str().unwrap().to_owned()
+    }
+
+    #[test]
+    fn a_panic_is_an_internal_error_with_its_message() {
+        let step = 3;
+        assert_eq!(run(move || -> Result<(), Failure> { panic!("broke at step {step}") }), MVS_ERR_INTERNAL);
+        assert_eq!(last_error(), "internal error: the library panicked: broke at step 3 (please report this)");
+        assert_eq!(run(|| -> Result<(), Failure> { panic!("a static message") }), MVS_ERR_INTERNAL);
+        assert!(last_error().contains(": a static message ("), "{}", last_error());
+    }
 }

@@ -50,7 +50,7 @@ pub const MVS_ERR_NOT_CONTIGUOUS: mvs_status = 13;
 /// not a power of two, unknown flag bits, a negative pool capacity, a view that carries no
 /// buffer, a view released to a pool that did not hand it out or released twice.
 pub const MVS_ERR_VALUE: mvs_status = 14;
-/// An internal error (a bug in the library); the message says where.
+/// An internal error (a bug in the library); the message carries the panic's message.
 pub const MVS_ERR_INTERNAL: mvs_status = 15;
 /// Memory allocation failed (only the functions that allocate: buffers and pools).
 pub const MVS_ERR_ALLOC: mvs_status = 16;
@@ -63,7 +63,8 @@ pub(crate) enum Failure {
     /// A copy's own refusal (never `copy::Error::View` or `Alloc`, which map to the above).
     Copy(copy::Error),
     Null(&'static str),
-    Panic,
+    /// A panic (a bug), with its message.
+    Panic(String),
 }
 
 impl From<Error> for Failure {
@@ -94,7 +95,7 @@ impl Failure {
     pub(crate) fn status(&self) -> mvs_status {
         match self {
             Failure::Null(_) => MVS_ERR_NULL,
-            Failure::Panic => MVS_ERR_INTERNAL,
+            Failure::Panic(_) => MVS_ERR_INTERNAL,
             Failure::Copy(_) => MVS_ERR_VALUE,
             Failure::Own(e) => match e.kind() {
                 memory::Kind::Shape => MVS_ERR_SHAPE,
@@ -129,7 +130,9 @@ impl fmt::Display for Failure {
             Failure::Own(e) => e.fmt(f),
             Failure::Copy(e) => e.fmt(f),
             Failure::Null(name) => write!(f, "argument `{name}` is NULL"),
-            Failure::Panic => write!(f, "internal error: the library panicked (please report this)"),
+            Failure::Panic(message) => {
+                write!(f, "internal error: the library panicked: {message} (please report this)")
+            }
         }
     }
 }

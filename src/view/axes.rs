@@ -4,6 +4,7 @@ use super::*;
 
 impl<P: Addr> View<P> {
     /// The axes in reverse order (`a.T`).
+    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
     pub fn transpose(&mut self) -> Result<()> {
         *self = self.parts().transpose()?;
         Ok(())

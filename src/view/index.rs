@@ -2,6 +2,7 @@
 
 use core::borrow::Borrow;
 
+use super::parts::Origin;
 use super::*;
 
 /// One item of a basic index (NumPy's `a[...]`).
@@ -123,6 +124,7 @@ impl<P: Addr> View<P> {
 
     /// `self[..., index, ...]` on `axis`: the axis is dropped. An indirect axis can be indexed
     /// only when it is the first; the data address then becomes `deref(address) + suboffset`.
+    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
     pub fn index_axis(&mut self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<()> {
         *self = self.parts().index_axis(axis, index, deref)?;
         Ok(())
@@ -132,6 +134,7 @@ impl<P: Addr> View<P> {
     /// ellipsis (an implicit one at the end when absent). `items` is walked twice (counted,
     /// then applied), so any cloneable iterator of items or item references will do. Indirect
     /// axes follow PEP 3118 as in [`View::slice_axis`] and [`View::index_axis`].
+    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
     pub fn index<I>(&mut self, items: I, deref: impl FnMut(P) -> P) -> Result<()>
     where
         I: IntoIterator,
@@ -146,34 +149,39 @@ impl<P: Addr> View<P> {
     pub fn flip_axis(&mut self, axis: isize) -> Result<()> {
         let axis = self.axis(axis)?;
         self.direct()?;
-        self.flip_in_place(axis)
+        self.flip_in_place(axis).map(|_| ())
     }
 
     /// Every axis reversed. Direct views only.
     pub fn flip(&mut self) -> Result<()> {
         self.direct()?;
-        let mut v = *self;
+        let (mut v, mut moved) = (*self, 0isize);
         for axis in 0..v.ndim {
-            v.flip_in_place(axis)?;
+            // The total move is checked too: in a zero-size view it may pass `isize` when no
+            // single axis's does.
+            moved = add(moved, v.flip_in_place(axis)?)?;
         }
         self.replace(&v);
         Ok(())
     }
 
-    fn flip_in_place(&mut self, axis: usize) -> Result<()> {
+    /// Reverses `axis`; the bytes the data address moved by.
+    fn flip_in_place(&mut self, axis: usize) -> Result<isize> {
         let (len, stride) = (self.shape[axis], self.strides[axis]);
-        if len > 1 {
-            let (offset, flipped) = (mul(len - 1, stride)?, stride.checked_neg().ok_or(Error::Overflow)?);
-            self.data = self.data.byte_offset(offset);
-            self.strides[axis] = flipped;
+        if len <= 1 {
+            return Ok(0);
         }
-        Ok(())
+        let (offset, flipped) = (mul(len - 1, stride)?, stride.checked_neg().ok_or(Error::Overflow)?);
+        self.data = self.data.byte_offset(offset);
+        self.strides[axis] = flipped;
+        Ok(offset)
     }
 }
 
 impl<P: Addr> Parts<'_, P> {
     /// [`View::index`] of these parts.
     #[inline(always)]
+    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
     pub fn index<I>(&self, items: I, deref: impl FnMut(P) -> P) -> Result<View<P>>
     where
         I: IntoIterator,
@@ -193,6 +201,7 @@ impl<P: Addr> Parts<'_, P> {
     ///
     /// [`Parts::index_usual`] first, then [`Parts::index_checked`].
     #[inline(always)]
+    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
     pub fn index_into<I>(&self, items: I, mut deref: impl FnMut(P) -> P, out: &mut View<P>) -> Result<()>
     where
         I: IntoIterator,
@@ -291,7 +300,16 @@ impl<P: Addr> Parts<'_, P> {
         I: Iterator,
         I::Item: Borrow<Item>,
     {
-        let mut axis = 0;
+        // The data address's total move, checked for sources whose extents or strides are not
+        // known to be small: in a zero-size view, the moves along its other axes may add up
+        // past `isize` (in any other, they stay within its span, which fits).
+        let (mut axis, mut moved) = (0, 0isize);
+        let mut track = |origin: &Origin<P>| -> Result<()> {
+            if !self.known_small {
+                moved = moved.checked_add(origin.moved).ok_or(Error::Overflow)?;
+            }
+            Ok(())
+        };
         for item in items {
             let at = out.ndim;
             if rest.is_none() {
@@ -307,12 +325,14 @@ impl<P: Addr> Parts<'_, P> {
             match *item.borrow() {
                 Item::Index(i) => {
                     let origin = out.parts_direct(direct).indexed(at, self.source_axis(axis), i, &mut deref)?;
+                    track(&origin)?;
                     out.move_origin(origin);
                     axis += 1;
                 }
                 Item::Slice { start, stop, step } => {
                     let (origin, len, stride) =
                         out.parts_direct(direct).sliced(at, self.source_axis(axis), start, stop, step)?;
+                    track(&origin)?;
                     out.move_origin(origin);
                     out.push_axis(len, stride, self.kept_suboffset(axis));
                     axis += 1;

@@ -91,6 +91,7 @@ impl<P: Addr> View<P> {
     /// A view from its parts, checking `ndim`, that no extent is negative and that the distance
     /// between its extreme elements fits in `isize` ([`Error::Overflow`] otherwise). Entries
     /// past `ndim` are ignored; negative suboffsets all mean "direct" and are stored as -1.
+    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
     pub fn new(
         data: P,
         ndim: isize,

@@ -51,10 +51,12 @@ fn stored_suboffset(suboffset: isize) -> isize {
 }
 
 /// Where a derivation moves the element origin: the data address, and the suboffset of an
-/// indirect axis when the move lands behind one (PEP 3118).
+/// indirect axis when the move lands behind one (PEP 3118); `moved`, the bytes the data
+/// address moved by (0 behind an indirect axis).
 pub(super) struct Origin<P> {
     data: P,
     suboffset: Option<(usize, isize)>,
+    pub(super) moved: isize,
 }
 
 impl<'a, P: Addr> Parts<'a, P> {
@@ -220,9 +222,9 @@ impl<'a, P: Addr> Parts<'a, P> {
             Some(j) => match self.suboffsets[j].checked_add(bytes).ok_or(Error::Overflow)? {
                 // PEP 3118 reads a negative suboffset as "direct": it cannot hold this offset.
                 s if s < 0 => return Err(Error::NegativeSuboffset { axis: j }),
-                s => Origin { data: self.data, suboffset: Some((j, s)) },
+                s => Origin { data: self.data, suboffset: Some((j, s)), moved: 0 },
             },
-            None => Origin { data: self.data.byte_offset(bytes), suboffset: None },
+            None => Origin { data: self.data.byte_offset(bytes), suboffset: None, moved: bytes },
         })
     }
 
@@ -266,7 +268,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         let origin = if count > 0 {
             self.shifted(at, src.stride_times(first)?)?
         } else {
-            Origin { data: self.data, suboffset: None }
+            Origin { data: self.data, suboffset: None, moved: 0 }
         };
         Ok((origin, count, stride))
     }

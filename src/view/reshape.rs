@@ -8,6 +8,7 @@ impl<P: Addr> View<P> {
     /// [`Error::NeedsCopy`]. One entry of `shape` may be negative (conventionally -1): it is
     /// inferred, as NumPy does for any negative entry. A zero-size view always
     /// reshapes, to contiguous strides.
+    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
     pub fn reshape(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
         *self = self.parts().reshape(itemsize, shape, order)?;
         Ok(())

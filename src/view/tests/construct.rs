@@ -187,7 +187,7 @@ proptest! {
     #![proptest_config(config(2048))]
 
     /// On contiguous sources, and on any view, `quick_subview` gives what the checked path
-    /// gives, and declines only what the SPEC lets it leave to that path: an empty result, or
+    /// gives, and declines only what the header lets it leave to that path: an empty result, or
     /// a source that is not contiguous or a subview that does not fit (which fail there).
     #[test]
     fn quick_subview_is_subview(

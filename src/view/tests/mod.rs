@@ -8,7 +8,7 @@
 //! by filtering every position of the axis ([`py_slice`]), not by calling `slice_indices`.
 //!
 //! The data address and strides of a zero-size result, and the stride of a length-1 axis,
-//! address nothing (SPEC section 4) and are therefore never asserted on their own: the address
+//! address nothing (the header's "free choices") and are therefore never asserted on their own: the address
 //! model only ever looks at elements that exist.
 //!
 //! Case counts are moderate natively and much smaller under Miri (`cfg!(miri)`), where views
