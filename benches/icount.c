@@ -15,7 +15,8 @@
  * written by hand in C with the same checks (benches/reference.c), for what that work costs with
  * no library around it; reshape_noncontig, views.rs's reshape of a non-contiguous view (NumPy's
  * walk over the axes; no C reference); and subview_flat, views.rs's subview of the same shape from
- * the flat 1-D view of the buffer (one flat buffer, many views; no C reference). */
+ * the flat 1-D view of the buffer (one flat buffer, many views; no C reference); copy_small,
+ * mvs_copy of a (3, 3) view of the buffer into a (3, 3) array (benches/copy.rs's small copy). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +26,16 @@
 #include "memviewslice.h"
 #include "reference.h"
 
-enum { NOPS = 15, ROUNDS = 30, CALLS = 200000 };
+enum { NOPS = 16, ROUNDS = 30, CALLS = 200000 };
 static const char *const ops[NOPS] = {"floor",        "slice_axis",  "index_axis", "transpose", "subview",
                                       "reshape",      "index",       "c_slice_axis", "c_index_axis",
                                       "c_transpose",  "c_subview",   "c_reshape",  "c_index", "reshape_noncontig",
-                                      "subview_flat"};
+                                      "subview_flat", "copy_small"};
 
 static double buf[8 * 16 * 32 * 64];
 /* Each at the start of a cache line, as in benches/views.rs. */
-static _Alignas(64) mvs_slice src, strided, flat1d, out;
+static _Alignas(64) mvs_slice src, strided, flat1d, out, small_src, small_dst;
+static double small[9];
 
 __attribute__((noinline)) static mvs_status floor_op(const mvs_slice *s, mvs_slice *o) {
     memcpy(o, s, sizeof *o);
@@ -53,7 +55,7 @@ static long run(int k, long n) {
         {MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, -1},
         {MVS_ITEM_INDEX, -5, 0, 0},
     };
-    const mvs_slice *source = k == 13 ? &strided : k == 14 ? &flat1d : &src;
+    const mvs_slice *source = k == 13 ? &strided : k == 14 ? &flat1d : k == 15 ? &small_src : &src;
     int nd;
     long failures = 0;
     for (long i = 0; i < n; i++) {
@@ -76,7 +78,8 @@ static long run(int k, long n) {
         case 11: st = ref_reshape(s, 4, sizeof(double), 2, flat, 'C', o); break;
         case 12: st = ref_index(s, 4, items, 4, o, &nd); break;
         case 13: st = mvs_reshape(s, 4, sizeof(double), 2, half_flat, 'C', o); break;
-        default: st = mvs_subview(s, 1, sizeof(double), 64, 4, sub, 'C', o); break;
+        case 14: st = mvs_subview(s, 1, sizeof(double), 64, 4, sub, 'C', o); break;
+        default: st = mvs_copy(s, 2, &small_dst, 2, sizeof(double)); break;
         }
         failures += st != MVS_OK;
         __asm__ volatile("" : : "r"(o) : "memory"); /* keep every call */
@@ -111,6 +114,9 @@ int main(int argc, char **argv) {
     if (mvs_slice_axis(&src, 4, 2, 0, 16, 1, &strided) != MVS_OK) return 1;
     ptrdiff_t items = 8 * 16 * 32 * 64;
     if (mvs_view_contiguous(buf, sizeof(double), 1, &items, 'C', &flat1d) != MVS_OK) return 1;
+    ptrdiff_t three[2] = {3, 3}, row[2] = {64 * sizeof(double), sizeof(double)};
+    if (mvs_view_strided(buf, sizeof(double), 2, three, row, &small_src) != MVS_OK) return 1;
+    if (mvs_view_contiguous(small, sizeof(double), 2, three, 'C', &small_dst) != MVS_OK) return 1;
     if (argc == 2 && !strcmp(argv[1], "time")) {
         double best[NOPS];
         for (int k = 0; k < NOPS; k++) best[k] = 1e300;
