@@ -1,10 +1,39 @@
 //! The C API. Exported functions only convert pointers, check arguments and map errors; the
-//! arithmetic is in [`crate::view`] and [`crate::memory`]. Every raw-pointer access of the view
-//! functions is in this file; the owned objects keep theirs (allocation, reference counting) in
-//! `buffer.rs` and `pool.rs`, next to the objects, using `try_box` and `free_box` here.
+//! arithmetic is in `view`, `memory` and `copy`. Every raw-pointer
+//! access of the view functions is in this file; the owned objects keep theirs (allocation,
+//! reference counting) in `buffer.rs` and `pool.rs`, next to the objects, using `try_box` and
+//! `free_box` here, and the copies theirs in `copy.rs` (the kernels' `Memory`).
 //!
 //! NULL policy: a NULL pointer where a value is required is `MVS_ERR_NULL`; an array argument
 //! of length 0 may be NULL.
+//!
+//! # Adding an exported function, end to end
+//!
+//! 1. The core: the operation in safe Rust, in the file of its family (`src/view/` for views,
+//!    `src/memory/` for owned memory, `src/copy/` for data movement), returning its own error
+//!    type; a new kind of refusal is a new `view::Error` variant with its message and `Kind`,
+//!    which `Failure::status` maps to a status code. Unit tests beside it (`src/view/tests/`).
+//! 2. The C entry point, `#[no_mangle] pub unsafe extern "C" fn mvs_...`, in the file of its
+//!    family here (`construct.rs`, `derive.rs`, `query.rs`, `copy.rs`, `buffer.rs`, `pool.rs`),
+//!    built on one of these bodies, by what it returns:
+//!    - a view from a view: `derivation!` (a table of paths compiled per number of dimensions;
+//!      the hot ones), or `derive` (one path; the others);
+//!    - a view whose number of dimensions the caller may not know: `derive_ndim`;
+//!    - several views: `split`;
+//!    - a value about a view: `query` (`query.rs`);
+//!    - anything else: `run` around the body, with `out_arg`, `array_arg` and
+//!      `write_out` for the pointers (outputs written only on success).
+//! 3. Its doc comment is the header's entry (cbindgen copies it): parameters, every error it
+//!    returns, what it allocates, `# Safety`. `make lib` regenerates `include/memviewslice.h`;
+//!    commit it (`make check-header`).
+//! 4. Its declaration in `python/memviewslice/__init__.pxd` (`make check-decls` compares it
+//!    with the header), and, for an operation on typed memoryviews, its typed helpers in
+//!    `tools/gen_pxd.py` (run it and commit the output: `make check-pxd`).
+//! 5. Tests: a C test in `c_tests/` (every error, NULL arguments, outputs untouched on
+//!    failure; it runs under ASan/UBSan, and valgrind if it owns memory), a NumPy oracle case
+//!    in `tests/numpy_oracle.py` (an `op_...` method) or a differential test of its own, and
+//!    the Cython helpers' case in `tests/cython/gen_ops.py` and `test_ops.py`. A hot derivation
+//!    also goes in `benches/icount.c` (and `make icount-baseline`).
 
 #![allow(non_camel_case_types)]
 
