@@ -61,7 +61,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # mvs_slice struct, the status codes and the library loader are shared.
 from numpy_oracle import (  # noqa: E402
     ERR_BROADCAST, ERR_INDIRECT, ERR_ITEMSIZE, ERR_NDIM, ERR_NULL, ERR_OVERFLOW, ERR_SHAPE,
-    ERR_VALUE, MAX_DIMS, OK, STATUS, Slice, addr, load_library,
+    ERR_VALUE, MAX_DIMS, OK, STATUS, Slice, addr, load_library, small_shape,
 )
 
 DEFAULT_SEED = 20250619
@@ -150,19 +150,7 @@ class Plan:
 def random_shape(r, nd):
     if nd and r.random() < LARGE_SHARE:
         return large_shape(r, nd)
-    shape = []
-    for _ in range(nd):
-        x = r.random()
-        if x < 0.05:
-            shape.append(0)
-        elif x < 0.30:
-            shape.append(1)
-        else:
-            shape.append(r.randint(2, 5 if nd <= 2 else 3))
-    while math.prod(shape) > 72:
-        i = max(range(nd), key=lambda j: shape[j])
-        shape[i] -= 1
-    return shape
+    return small_shape(r, nd, 5 if nd <= 2 else 3, 72)
 
 
 def large_shape(r, nd):

@@ -240,6 +240,24 @@ class Source:
                 f"C={a.flags.c_contiguous} F={a.flags.f_contiguous}")
 
 
+
+def small_shape(r, nd, top, most):
+    """A random shape of `nd` extents: 5% zeros, 25% ones, the rest 2..`top`, shrunk until the
+    item count is at most `most` (shared with numpy_copy.py)."""
+    shape = []
+    for _ in range(nd):
+        x = r.random()
+        if x < 0.05:
+            shape.append(0)
+        elif x < 0.30:
+            shape.append(1)
+        else:
+            shape.append(r.randint(2, top))
+    while math.prod(shape) > most:
+        i = max(range(nd), key=lambda k: shape[k])
+        shape[i] -= 1
+    return shape
+
 class Gen:
     def __init__(self, rng):
         self.rng = rng
@@ -252,20 +270,7 @@ class Gen:
         return r.choices(range(lo, hi + 1), weights=weights)[0]
 
     def shape(self, nd):
-        r = self.rng
-        shape = []
-        for _ in range(nd):
-            x = r.random()
-            if x < 0.05:
-                shape.append(0)
-            elif x < 0.30:
-                shape.append(1)
-            else:
-                shape.append(r.randint(2, 4 if nd <= 3 else 3))
-        while math.prod(shape) > 96:
-            i = max(range(nd), key=lambda k: shape[k])
-            shape[i] -= 1
-        return shape
+        return small_shape(self.rng, nd, 4 if nd <= 3 else 3, 96)
 
     def source(self, nd=None, kinds=None, shape=None, dtype=None):
         r = self.rng
