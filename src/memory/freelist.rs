@@ -22,11 +22,10 @@
 //!
 //! Costs: an acquire is one compare-exchange and one store; a release one swap and one
 //! compare-exchange (the mutex version it replaced took a compare-exchange and a swap for each
-//! call). Measured with `cargo bench --bench ownership` on a 2-vCPU VM: 21-28 ns per
-//! acquire+release pair through the C API, against 25 ns for the mutex version in the same
-//! conditions; with 2 and 4 threads on one pool both are dominated by the shared top's cache
-//! line (60-220 ns per pair, noisy). What lock-freedom buys is that a thread preempted
-//! mid-call never stalls the others.
+//! call). Measured with `cargo bench --bench ownership`, an acquire+release pair through the
+//! C API costs about what it did with the mutex version; with several threads on one pool both
+//! are dominated by the shared top's cache line. What lock-freedom buys is that a thread
+//! preempted mid-call never stalls the others.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
 use std::sync::{Mutex, OnceLock, PoisonError};

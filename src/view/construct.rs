@@ -11,8 +11,7 @@ use super::*;
 /// Built at fixed indices (over the first 4 entries, or all 8), so that the view can stay in
 /// registers: with strides written at variable indices it lives in memory, and copying it to
 /// the caller's output stalls on store forwarding. Built that way, and derived in place in a
-/// local view, a subview took 44.4 ns against 26.1 now, a reshape 40.5 against 27.0 (`make
-/// besttime`).
+/// local view, a subview and a reshape measured slower (`make besttime`).
 #[inline(always)]
 pub(super) fn contiguous_view<P>(
     data: P,
@@ -109,7 +108,7 @@ impl<P: Addr> View<P> {
 /// usual path. `ndim` (at most [`MAX_DIMS`]) counts the source's axes; entries past it are
 /// ignored. `data` gives the source's data address, read once the result is known, and
 /// `order` is the C caller's `'C'` or `'F'`, read where the strides are built (read first,
-/// each held a register through the checks: 5 and 3 instructions more, `make icount`). `None`
+/// each held a register through the checks and measured slower, `make icount`). `None`
 /// when the checked path must run: for any argument it refuses, an indirect or non-contiguous
 /// source, a zero-size result, or a product that overflows; otherwise what
 /// [`Parts::subview`] gives.
@@ -117,8 +116,8 @@ impl<P: Addr> View<P> {
 /// Shorter than [`Parts::new`] followed by [`Parts::subview`]: the source's contiguity and its
 /// bytes, multiplied out with checks, bound every stride, so the range test of [`Parts::new`]
 /// is not needed; and the checks work in bytes, so that the result's strides double as the
-/// product of its extents. A 4-D subview went from 186 instructions to 173, the same subview
-/// of a 1-D view from 142 to 134 (`make icount`).
+/// product of its extents. Measured faster for subviews of 4-D and 1-D sources (`make icount`
+/// guards it).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub fn quick_subview<P: Addr>(
@@ -139,8 +138,8 @@ pub fn quick_subview<P: Addr>(
         return None;
     }
     // Most sources are C-contiguous with the strides a constructor gives: the strict rule,
-    // which does not test extents against 1, accepts them (a 4-D subview took 167
-    // instructions against 173), and implies the relaxed one with the same bytes.
+    // which does not test extents against 1, accepts them with less work, and implies the
+    // relaxed one with the same bytes.
     let have = block_bytes(src_shape, src_strides, itemsize, Order::C, true)
         .or_else(|| block_bytes(src_shape, src_strides, itemsize, Order::C, false))
         .or_else(|| block_bytes(src_shape, src_strides, itemsize, Order::F, false))?;
@@ -149,9 +148,7 @@ pub fn quick_subview<P: Addr>(
     }
     // The result's strides (at fixed indices, see [`contiguous_view`]), and after them its
     // bytes. A loop of its own: `contiguous_strides` with a checked mode that keeps zero
-    // extents, returning its product, took 160 instructions against 157 and 10.5-10.7 ns
-    // against 10.1-10.5 (`make icount`, `make besttime`, before `derive_quick` copied the
-    // extents).
+    // extents, returning its product, measured slower (`make icount` guards it).
     let mut strides = [0; MAX_DIMS];
     let mut need = itemsize;
     match Order::from_char(order).ok()? {

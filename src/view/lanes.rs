@@ -2,9 +2,9 @@
 //! a time on x86_64.
 //!
 //! Written with SSE2 intrinsics because the compiler keeps the scalar form in general-purpose
-//! registers, which the derivation's result then also needs: a 4-D slice took 212 instructions
-//! with the scalar form against 183 (`make icount`), and stored its result entry by entry
-//! instead of 16 bytes at a time.
+//! registers, which the derivation's result then also needs: with the scalar form a 4-D slice
+//! took more instructions, and stored its result entry by entry instead of 16 bytes at a time
+//! (`make icount` guards it).
 
 use super::MAX_DIMS;
 

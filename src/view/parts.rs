@@ -12,8 +12,8 @@ use super::*;
 /// source in place, and the result, built in registers (in memory for basic indexing, see
 /// [`Parts::index_into`]), is written once to the caller's output. Derived in place in a local
 /// `View` (which stays in memory, as any array indexed by a variable does) and copied out, a
-/// slice took 19.7 ns against 15.7, an index 23.3 against 19.4, a transpose 16.4 against 11.2
-/// (`make besttime`, when `Parts` was introduced).
+/// slice, an index and a transpose each measured slower (`make besttime`, when `Parts` was
+/// introduced).
 #[derive(Clone, Copy)]
 pub struct Parts<'a, P> {
     pub(super) data: P,
@@ -37,8 +37,8 @@ pub struct Parts<'a, P> {
 fn usual(n: usize, shape: &[isize; MAX_DIMS], strides: &[isize; MAX_DIMS], suboffsets: &[isize; MAX_DIMS]) -> bool {
     let entries = lanes::Entries { shape, strides, suboffsets, keep: &KEEP[n] };
     // Views of up to 4 dimensions (most) need the first 4 entries only. Two calls, each
-    // unrolled, rather than one loop of 2 or 4 rounds: a 4-item index (whose source's `n` is not
-    // known at compile time) took 373 instructions against 386 (`make icount`).
+    // unrolled, rather than one loop of 2 or 4 rounds: measured faster for a source whose `n`
+    // is not known at compile time, as in basic indexing (`make icount` guards it).
     let bits = if n <= 4 { entries.range_bits(4) } else { entries.range_bits(MAX_DIMS) };
     bits < 1 << 30
 }
@@ -101,8 +101,8 @@ impl<'a, P: Addr> Parts<'a, P> {
     /// The view these parts describe: entries past `ndim` cleared, negative suboffsets -1 (all
     /// suboffsets -1, not read, when every axis is known to be direct).
     /// Written entry by entry: a view built from whole arrays and then derived in place reads
-    /// them back across the stores that built it, which stalls on store forwarding (a subview
-    /// took 53 ns against 47, `make besttime`).
+    /// them back across the stores that built it, which stalls on store forwarding (measured
+    /// on a subview, `make besttime`).
     #[inline(always)]
     pub fn view(&self) -> View<P> {
         let keep = &KEEP[self.ndim];
@@ -279,9 +279,8 @@ impl<'a, P: Addr> Parts<'a, P> {
         let axis = self.axis(axis)?;
         // Derived on two paths, split once on what `Parts::new` found: on the usual one,
         // suboffsets are known to be -1 and the indirect cases fold away. With the test's result
-        // kept as a flag, its uses were not folded: a 4-D slice took 182 instructions against
-        // 175, an index 152 against 137; split on whether every axis is direct (known, or
-        // tested), a 4-item index took 495 against 477 (`make icount`).
+        // kept as a flag, its uses were not folded; split on whether every axis is direct
+        // (known, or tested), basic indexing measured slower (`make icount` guards it).
         if self.known_usual() {
             self.as_usual().slice_axis_at(axis, start, stop, step)
         } else {
@@ -404,8 +403,8 @@ impl<P: Addr> View<P> {
 
 /// A view with one axis still to set: the result of [`Parts::slice_axis`]. Stored first and
 /// then set in place, nothing is read back from an array just written at a variable index: set
-/// on the local view before it is copied out, the copy stalls on store forwarding (a slice
-/// then took 29 ns against 17.5, `make besttime`).
+/// on the local view before it is copied out, the copy stalls on store forwarding (measured on
+/// a slice, `make besttime`).
 pub struct WithAxis<P> {
     pub(crate) view: View<P>,
     pub(crate) axis: usize,

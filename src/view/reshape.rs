@@ -36,8 +36,8 @@ impl<P: Addr> Parts<'_, P> {
         };
         let inferred = inferred_extent(shape, size)?;
         // The target extents at fixed indices, outside any `Result` (see [`padded`]). In one
-        // loop: `padded` followed by a pass replacing the negative entry took 33 more
-        // instructions (`make icount`).
+        // loop: `padded` followed by a pass replacing the negative entry measured slower
+        // (`make icount` guards it).
         let mut dims = [0; MAX_DIMS];
         for (i, dim) in dims.iter_mut().enumerate() {
             *dim = match shape.get(i) {
