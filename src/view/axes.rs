@@ -111,3 +111,20 @@ impl<P: Addr> View<P> {
         Ok(())
     }
 }
+
+impl<P: Addr> Parts<'_, P> {
+    /// [`View::transpose`] of these parts.
+    #[inline(always)]
+    pub fn transpose(&self) -> Result<View<P>> {
+        self.direct()?;
+        let n = self.ndim;
+        let reversed = |a: &[isize; MAX_DIMS]| core::array::from_fn(|i| if i < n { a[n - 1 - i] } else { 0 });
+        Ok(View {
+            data: self.data,
+            ndim: n,
+            shape: reversed(self.shape),
+            strides: reversed(self.strides),
+            suboffsets: [-1; MAX_DIMS],
+        })
+    }
+}

@@ -1,4 +1,7 @@
-//! A view's parts borrowed where they are stored, and the derivations that read them there.
+//! A view's parts borrowed where they are stored, and the steps the derivations that read them
+//! there share (moving the origin, slicing or indexing one axis, dropping an axis). The
+//! derivations themselves are in the files of their families (`index.rs`, `axes.rs`,
+//! `construct.rs`, `reshape.rs`).
 
 use super::index::{slice_indices, wrap_index, SourceAxis};
 use super::*;
@@ -8,7 +11,7 @@ use super::*;
 /// not be normalised.
 ///
 /// The hottest derivations (slice and index of one axis, transpose, subview, reshape, basic
-/// indexing) read their source here and return a new view: the C layer reads the caller's
+/// indexing) read their source from `Parts` and return a new view: the C layer reads the caller's
 /// source in place, and the result, built in registers (in memory for basic indexing, see
 /// [`Parts::index_into`]), is written once to the caller's output. Derived in place in a local
 /// `View` (which stays in memory, as any array indexed by a variable does) and copied out, a
@@ -136,7 +139,7 @@ impl<'a, P: Addr> Parts<'a, P> {
 
     /// The axis `axis` names, counting negatives from the end.
     #[inline(always)]
-    fn axis(&self, axis: isize) -> Result<usize> {
+    pub(super) fn axis(&self, axis: isize) -> Result<usize> {
         normalize_axis(axis, self.ndim)
     }
 
@@ -273,47 +276,6 @@ impl<'a, P: Addr> Parts<'a, P> {
         Ok((origin, count, stride))
     }
 
-    /// [`View::slice_axis`] of these parts.
-    #[inline(always)]
-    pub fn slice_axis(&self, axis: isize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
-        let axis = self.axis(axis)?;
-        // Derived on two paths, split once on what `Parts::new` found: on the usual one,
-        // suboffsets are known to be -1 and the indirect cases fold away. With the test's result
-        // kept as a flag, its uses were not folded; split on whether every axis is direct
-        // (known, or tested), basic indexing measured slower (`make icount` guards it).
-        if self.known_usual() {
-            self.as_usual().slice_axis_at(axis, start, stop, step)
-        } else {
-            self.slice_axis_at(axis, start, stop, step)
-        }
-    }
-
-    /// [`Parts::slice_axis`] of axis `axis`, in range.
-    #[inline(always)]
-    fn slice_axis_at(&self, axis: usize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
-        let (origin, len, stride) = self.sliced(axis, self.source_axis(axis), start, stop, step)?;
-        Ok(WithAxis { view: self.view().with_origin(origin), axis, len, stride })
-    }
-
-    /// [`View::index_axis`] of these parts.
-    #[inline(always)]
-    pub fn index_axis(&self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<View<P>> {
-        let axis = self.axis(axis)?;
-        // Two paths, as in `slice_axis`.
-        if self.known_usual() {
-            self.as_usual().index_axis_at(axis, index, deref)
-        } else {
-            self.index_axis_at(axis, index, deref)
-        }
-    }
-
-    /// [`Parts::index_axis`] of axis `axis`, in range.
-    #[inline(always)]
-    fn index_axis_at(&self, axis: usize, index: isize, deref: impl FnMut(P) -> P) -> Result<View<P>> {
-        let origin = self.indexed(axis, self.source_axis(axis), index, deref)?;
-        Ok(self.without_axis(axis).with_origin(origin))
-    }
-
     /// The view without `axis` (below `ndim`), later axes shifted down: each entry gathered
     /// from where these parts are stored and masked, so the result's arrays stay in registers.
     #[inline(always)]
@@ -336,20 +298,6 @@ impl<'a, P: Addr> Parts<'a, P> {
         }
     }
 
-    /// [`View::transpose`] of these parts.
-    #[inline(always)]
-    pub fn transpose(&self) -> Result<View<P>> {
-        self.direct()?;
-        let n = self.ndim;
-        let reversed = |a: &[isize; MAX_DIMS]| core::array::from_fn(|i| if i < n { a[n - 1 - i] } else { 0 });
-        Ok(View {
-            data: self.data,
-            ndim: n,
-            shape: reversed(self.shape),
-            strides: reversed(self.strides),
-            suboffsets: [-1; MAX_DIMS],
-        })
-    }
 }
 
 impl<P: Addr> View<P> {
@@ -388,7 +336,7 @@ impl<P: Addr> View<P> {
     /// suboffset is set through masks on every entry, since writing at a variable index would
     /// move the whole array to memory.
     #[inline(always)]
-    fn with_origin(mut self, origin: Origin<P>) -> Self {
+    pub(super) fn with_origin(mut self, origin: Origin<P>) -> Self {
         self.data = origin.data;
         if let Some((axis, suboffset)) = origin.suboffset {
             let (below, upto) = (&KEEP[axis], &KEEP[axis + 1]);
