@@ -441,7 +441,7 @@ fn inline_op<F>(op: F) -> F {
 }
 
 /// The usual path of [`derivation!`]: [`derive_from`] for a source of `N` dimensions that
-/// [`Parts::new`] finds usual (see [`Parts::as_usual`]). False, with `out` untouched, for any
+/// [`Parts::new`] finds usual (see [`Parts::usual`]). False, with `out` untouched, for any
 /// other source and on any failure: the checked path then runs, and reports it.
 ///
 /// # Safety
@@ -455,10 +455,8 @@ unsafe fn derive_usual<R: Derived>(
 ) -> bool {
     // SAFETY: per this function's contract.
     let Ok((parts, memview)) = (unsafe { parts_arg(src, n) }) else { return false };
-    if out.is_null() || !parts.known_usual() {
-        return false;
-    }
-    let Ok(result) = op(parts.as_usual()) else { return false };
+    let Some(usual) = parts.usual().filter(|_| !out.is_null()) else { return false };
+    let Ok(result) = op(usual) else { return false };
     // SAFETY: `out` is non-NULL and writable per this function's contract.
     unsafe { result.write(out, memview) };
     true

@@ -204,7 +204,10 @@ impl<P: Addr> Parts<'_, P> {
     pub fn subview(&self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<View<P>> {
         let itemsize = check_itemsize(itemsize)?;
         // On two paths, as in `slice_axis`.
-        let have = if self.known_usual() { self.as_usual().block_items(itemsize) } else { self.block_items(itemsize) }?;
+        let have = match self.usual() {
+            Some(usual) => usual.block_items(itemsize),
+            None => self.block_items(itemsize),
+        }?;
         if offset < 0 {
             return Err(Error::NegativeOffset { offset });
         }

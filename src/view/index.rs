@@ -187,10 +187,9 @@ impl<P: Addr> Parts<'_, P> {
         // suboffsets are known to be -1 and the indirect cases fold away. With the test's result
         // kept as a flag, its uses were not folded; split on whether every axis is direct
         // (known, or tested), basic indexing measured slower (`make icount` guards it).
-        if self.known_usual() {
-            self.as_usual().slice_axis_at(axis, start, stop, step)
-        } else {
-            self.slice_axis_at(axis, start, stop, step)
+        match self.usual() {
+            Some(usual) => usual.slice_axis_at(axis, start, stop, step),
+            None => self.slice_axis_at(axis, start, stop, step),
         }
     }
 
@@ -206,10 +205,9 @@ impl<P: Addr> Parts<'_, P> {
     pub fn index_axis(&self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<View<P>> {
         let axis = self.axis(axis)?;
         // Two paths, as in `slice_axis`.
-        if self.known_usual() {
-            self.as_usual().index_axis_at(axis, index, deref)
-        } else {
-            self.index_axis_at(axis, index, deref)
+        match self.usual() {
+            Some(usual) => usual.index_axis_at(axis, index, deref),
+            None => self.index_axis_at(axis, index, deref),
         }
     }
 
@@ -269,11 +267,9 @@ impl<P: Addr> Parts<'_, P> {
         I: IntoIterator,
         I::Item: Borrow<Item>,
     {
-        if !self.known_usual() {
-            return false;
-        }
+        let Some(usual) = self.usual() else { return false };
         out.data = self.data;
-        if let Ok(true) = self.as_usual().build_index(items.into_iter(), deref, None, true, true, out) {
+        if let Ok(true) = usual.build_index(items.into_iter(), deref, None, true, true, out) {
             return true;
         }
         *out = View::empty(self.data);
@@ -314,10 +310,9 @@ impl<P: Addr> Parts<'_, P> {
         out.data = self.data;
         // `out` has the source's axes or new ones: it is direct when the source is. The build
         // is specialised for usual sources (as in `slice_axis`), where no suboffset moves.
-        let built = if self.known_usual() {
-            self.as_usual().build_index(items, deref, Some(rest), ellipses == 0, true, out)
-        } else {
-            self.build_index(items, deref, Some(rest), ellipses == 0, self.all_direct(), out)
+        let built = match self.usual() {
+            Some(usual) => usual.build_index(items, deref, Some(rest), ellipses == 0, true, out),
+            None => self.build_index(items, deref, Some(rest), ellipses == 0, self.all_direct(), out),
         };
         built.map(|_| ())
     }

@@ -87,18 +87,13 @@ impl<'a, P: Addr> Parts<'a, P> {
         Ok(Parts { data, ndim: n, shape, strides, suboffsets, known_direct: usual, known_small: usual })
     }
 
-    /// These parts with every axis known to be direct and small: the derivations' fast path,
-    /// where every suboffset and overflow case folds away. Call when
-    /// [`Parts::known_usual`] is true.
+    /// The derivations' fast path: these parts, with every axis known to be direct and small
+    /// as constants (every suboffset and overflow case then folds away), when [`Parts::new`]
+    /// found them so; `None` otherwise. The only way to the fast path: it cannot be taken on
+    /// parts that were not found usual.
     #[inline(always)]
-    pub(crate) fn as_usual(&self) -> Self {
-        Parts { known_direct: true, known_small: true, ..*self }
-    }
-
-    /// Whether every axis is known to be direct and small.
-    #[inline(always)]
-    pub(crate) fn known_usual(&self) -> bool {
-        self.known_direct && self.known_small
+    pub(crate) fn usual(&self) -> Option<Self> {
+        (self.known_direct && self.known_small).then_some(Parts { known_direct: true, known_small: true, ..*self })
     }
 
     /// The view these parts describe: entries past `ndim` cleared, negative suboffsets -1 (all
