@@ -102,10 +102,7 @@ pub fn check_source<P: Addr>(v: &View<P>, itemsize: isize) -> Result<()> {
     if itemsize <= 0 {
         return Err(view::Error::Itemsize { itemsize }.into());
     }
-    match v.suboffsets()[..v.ndim()].iter().position(|&s| s >= 0) {
-        Some(axis) => Err(view::Error::Indirect { axis }.into()),
-        None => Ok(()),
-    }
+    Ok(v.direct()?)
 }
 
 /// Copies every item of `src` into `dst` as if `src` were first copied to a temporary

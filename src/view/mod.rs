@@ -154,14 +154,18 @@ impl<P: Addr> View<P> {
 
     /// Refuses views with an indirect axis.
     #[inline(always)]
-    fn direct(&self) -> Result<()> {
-        self.parts().direct()
+    pub(crate) fn direct(&self) -> Result<()> {
+        // Parts of nothing known: the suboffsets' sign test alone, not the range test of
+        // `parts()`, which the question does not need.
+        self.parts_direct(false).direct()
     }
 
-    /// Removes `axis`, shifting later axes down.
+    /// Removes `axis` of this view, which is direct (every caller checked it with
+    /// [`View::direct`]), shifting later axes down.
     #[inline(always)]
     fn remove_axis(&mut self, axis: usize) {
-        *self = self.parts().without_axis(axis);
+        debug_assert!(self.direct().is_ok());
+        *self = self.parts_direct(true).without_axis(axis);
     }
 
     /// Inserts a direct axis at `axis` (the caller checked room), shifting later axes up.
