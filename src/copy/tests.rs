@@ -90,7 +90,7 @@ fn model_copy(bytes: &mut [u8], src: &View<usize>, dst: &View<usize>, itemsize: 
     let items: Vec<Vec<u8>> = indices(ds)
         .iter()
         .map(|i| {
-            let si: Vec<isize> = (0..ss.len()).map(|a| if ss[a] == 1 { 0 } else { i[i.len() - ss.len() + a] }).collect();
+            let si: Vec<isize> = (0..ss.len()).map(|a| if ss[a] == 1 { 0 } else { i[i.len() + a - ss.len()] }).collect();
             let at = address(src, &si);
             bytes[at..at + n].to_vec()
         })
