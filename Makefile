@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind numpy-test readme-example bench icount besttime miri clean
+.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -159,7 +159,7 @@ cython-demo: lib $(PKG)
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind icount numpy-test cython-test \
+test: check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz-smoke icount numpy-test cython-test \
   cython-oldest readme-example install-test package-errors user-project
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
@@ -295,6 +295,56 @@ icount-baseline:
 
 besttime: $(BUILD)/icount
 	$(BUILD)/icount time
+
+# fuzz/fuzz_api.c calls every exported function with arguments decoded from the fuzzer's bytes,
+# every object the library reads or writes flush against a PROT_NONE page, and checks each call
+# against a model of the header (its comment lists the oracles). `make fuzz FUZZ_SECONDS=N`
+# (default 600) runs it under libFuzzer when clang is on PATH (Debian: apt-get install clang),
+# linked with a copy of the static library built with coverage instrumentation for libFuzzer
+# (target/fuzz; FUZZ_COVERAGE=0 links $(LIBDIR)'s instead), its corpus kept in build/fuzz/corpus;
+# elsewhere it runs the seeded driver fuzz/driver.c built with $(CC) (FUZZ_SEED, default from
+# the clock). ASan and UBSan either way. `make fuzz-smoke` (part of make test) runs the driver
+# for 60 seconds with a fixed seed. An input that fails an oracle is saved in build/fuzz/
+# (libFuzzer's crash-*, the driver's crash-SEED-N.bin): `build/fuzz/driver --replay FILE`
+# replays it. MVS_FUZZ_SKIP="part of the message;..." sets known failures aside;
+# FUZZ_EXTRA_RUSTFLAGS=-Coverflow-checks=on builds that library panicking on arithmetic overflow.
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?=
+FUZZ_COVERAGE ?= 1
+FUZZ_EXTRA_RUSTFLAGS ?=
+FUZZDIR := $(BUILD)/fuzz
+FUZZ_ENV := UBSAN_OPTIONS=print_stacktrace=1 RUST_BACKTRACE=0
+RUST_HOST = $(shell rustc -vV | sed -n 's/^host: //p')
+FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
+  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+  -Cllvm-args=-sanitizer-coverage-trace-compares $(FUZZ_EXTRA_RUSTFLAGS)
+
+$(FUZZDIR)/driver: fuzz/fuzz_api.c fuzz/driver.c include/memviewslice.h lib
+	@mkdir -p $(FUZZDIR)
+	$(CC) -std=c11 $(STRICT) -g -O1 $(SANITIZE) -Iinclude fuzz/fuzz_api.c fuzz/driver.c -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+
+fuzz:
+	@mkdir -p $(FUZZDIR)/corpus
+	@if command -v clang >/dev/null 2>&1; then \
+	  set -e; lib=$(LIBDIR)/libmemviewslice.a; \
+	  if [ "$(FUZZ_COVERAGE)" = 1 ]; then \
+	    echo "RUSTFLAGS=<coverage> $(CARGO) build --release --lib --target $(RUST_HOST) --target-dir target/fuzz"; \
+	    RUSTFLAGS="$(FUZZ_RUSTFLAGS)" $(CARGO) build --release --lib --target $(RUST_HOST) --target-dir target/fuzz; \
+	    lib=target/fuzz/$(RUST_HOST)/release/libmemviewslice.a; \
+	  else $(MAKE) --no-print-directory lib; fi; \
+	  echo "clang ... -fsanitize=fuzzer,address,undefined fuzz/fuzz_api.c $$lib"; \
+	  clang -std=c11 $(STRICT) -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+	    -Iinclude fuzz/fuzz_api.c -o $(FUZZDIR)/fuzz_api $$lib $(STATIC_LIBS); \
+	  $(FUZZ_ENV) $(FUZZDIR)/fuzz_api -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZDIR)/ $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED)) $(FUZZDIR)/corpus; \
+	else \
+	  echo "fuzz: clang is not on PATH (Debian: apt-get install clang): the seeded driver, built with $(CC)"; \
+	  $(MAKE) --no-print-directory $(FUZZDIR)/driver; \
+	  $(FUZZ_ENV) $(FUZZDIR)/driver $(FUZZ_SECONDS) $(FUZZ_SEED); \
+	fi
+
+fuzz-smoke: $(FUZZDIR)/driver
+	$(FUZZ_ENV) $(FUZZDIR)/driver 60 20261202
 
 # The library's unit tests (the view arithmetic, the lock-free pool bookkeeping with threads,
 # the buffer FFI) under Miri (needs a nightly toolchain with the miri and rust-src components).

@@ -239,6 +239,11 @@ static void test_copy_errors(void) {
   x = mkv(e_src, 1, "4", "8");
   y = mkv(e_dst, 1, "4", "0");
   FAILS(mvs_copy(&x, 1, &y, 1, 8), MVS_ERR_VALUE, "");
+  /* a bad itemsize is refused for zero-size views too (fuzzing found the small path accept it) */
+  x = mkv(e_src, 1, "0", "8");
+  y = mkv(e_dst, 1, "0", "8");
+  FAILS(mvs_copy(&x, 1, &y, 1, -8), MVS_ERR_ITEMSIZE, "");
+  FAILS(mvs_copy(&x, 1, &y, 1, 0), MVS_ERR_ITEMSIZE, "");
   /* but not when the destination has no items (NumPy gives np.empty((3, 0)) strides (0, 8)) */
   e_reset();
   x = mkv(e_src, 2, "3 0", "0 8");

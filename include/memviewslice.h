@@ -703,7 +703,8 @@ mvs_status mvs_copy(const struct mvs_slice *src,
 /**
  * Sets every item of `dst` to the `itemsize` bytes at `item` (which may be an item of `dst`
  * itself). An axis of stride 0 is allowed: its items are one item, set once. Items of `dst`
- * that partly overlap each other (hand-made strides) are written in an unspecified order.
+ * that partly overlap each other (hand-made strides) are written in an unspecified order, and
+ * for items of more than 256 bytes get unspecified contents.
  *
  * - `dst`, `ndim`: the destination view (0..=8 dimensions), written in place.
  * - `itemsize`: bytes per item, > 0; 1, 2, 4, 8 and 16 take fast paths, and an item whose

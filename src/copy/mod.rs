@@ -37,6 +37,10 @@ pub trait Memory<P: Addr> {
     fn fill_items<const N: usize>(&mut self, dst: P, step: isize, item: [u8; N], count: usize);
     /// Writes `byte` to the `nbytes` bytes at `dst` (as `memset`).
     fn set_bytes(&mut self, dst: P, byte: u8, nbytes: usize);
+    /// Reads the `out.len()` bytes at `src` into `out`.
+    fn read_into(&mut self, src: P, out: &mut [u8]);
+    /// Writes `bytes` at `dst`.
+    fn write_from(&mut self, dst: P, bytes: &[u8]);
     /// A new temporary block of `nbytes` bytes (which may be 0), or `None` when there is no
     /// memory for it.
     fn alloc(&mut self, nbytes: usize) -> Option<P>;
@@ -50,6 +54,9 @@ pub trait Memory<P: Addr> {
 /// first-level cache while it is copied, and in the TLB (`cargo bench --bench copy`: a large
 /// transposed copy measured faster with tiles of 16 items than of 32 or 64).
 const TILE: isize = 16;
+
+/// Most bytes of an item that a fill of an odd item size reads into a local copy first.
+const LOCAL_ITEM: usize = 256;
 
 /// Runs of at most this many bytes are copied item by item rather than by `memmove`, whose
 /// call costs more than the copy.
@@ -171,6 +178,9 @@ pub struct Stored<'a, P> {
 /// then checks and copies it.
 #[inline(always)]
 pub fn copy_small<P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: Stored<'_, P>, n: usize, itemsize: isize) -> bool {
+    if !matches!(itemsize, 1 | 2 | 4 | 8 | 16) {
+        return false;
+    }
     match n {
         0 => small::<0, P, M>(mem, src, dst, itemsize),
         1 => small::<1, P, M>(mem, src, dst, itemsize),
@@ -271,11 +281,19 @@ pub fn fill<P: Addr, M: Memory<P>>(mem: &mut M, dst: &View<P>, itemsize: isize, 
         4 => plan.fill::<4, M>(mem),
         8 => plan.fill::<8, M>(mem),
         16 => plan.fill::<16, M>(mem),
-        _ => {
-            // The item first goes to the first item of `dst`, the source of all the others.
-            mem.move_bytes(plan.dst, item, itemsize as usize);
-            let first = Plan { src: plan.dst, ..plan };
-            first.fill_bytes(mem, itemsize);
+        n if n as usize <= LOCAL_ITEM => {
+            // The item is read first, into a local copy that no write to `dst` can change.
+            let mut local = [0u8; LOCAL_ITEM];
+            let local = &mut local[..n as usize];
+            mem.read_into(item, local);
+            plan.fill_bytes(mem, itemsize, |mem, d| mem.write_from(d, local));
+        }
+        n => {
+            // Larger items go first to the first item of `dst`, the source of all the others
+            // (so items of `dst` that partly overlap each other get unspecified contents).
+            mem.move_bytes(plan.dst, item, n as usize);
+            let first = plan.dst;
+            plan.fill_bytes(mem, itemsize, |mem, d| mem.move_bytes(d, first, n as usize));
         }
     }
     Ok(())
@@ -497,14 +515,13 @@ impl<P: Addr> Plan<P> {
         }
     }
 
-    /// Copies the item at `self.src` (the destination's first item, already written) to every
-    /// item of the destination: runs by doubling what is already written, others item by item.
-    fn fill_bytes<M: Memory<P>>(&self, mem: &mut M, itemsize: isize) {
+    /// Writes an item of `itemsize` bytes to every item of the destination, `put(mem, at)`
+    /// writing one: runs by doubling what is already written, other items one by one.
+    fn fill_bytes<M: Memory<P>>(&self, mem: &mut M, itemsize: isize, mut put: impl FnMut(&mut M, P)) {
         let (len, ds, _) = self.inner();
         let outer = self.axes.n.saturating_sub(1);
-        let first = self.src;
         self.each(outer, |d, _| {
-            mem.move_bytes(d, first, itemsize as usize);
+            put(mem, d);
             if ds == itemsize {
                 let (total, mut done) = (len * itemsize, itemsize);
                 while done < total {
@@ -514,7 +531,7 @@ impl<P: Addr> Plan<P> {
                 }
             } else {
                 for i in 1..len {
-                    mem.move_bytes(d.byte_offset(i * ds), first, itemsize as usize);
+                    put(mem, d.byte_offset(i * ds));
                 }
             }
         });

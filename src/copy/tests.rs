@@ -32,6 +32,12 @@ impl Memory<usize> for Arena {
     fn set_bytes(&mut self, dst: usize, byte: u8, nbytes: usize) {
         self.0[dst..dst + nbytes].fill(byte);
     }
+    fn read_into(&mut self, src: usize, out: &mut [u8]) {
+        out.copy_from_slice(&self.0[src..src + out.len()]);
+    }
+    fn write_from(&mut self, dst: usize, bytes: &[u8]) {
+        self.0[dst..dst + bytes.len()].copy_from_slice(bytes);
+    }
     fn alloc(&mut self, nbytes: usize) -> Option<usize> {
         let at = self.0.len();
         self.0.resize(at + nbytes, 0xEE);

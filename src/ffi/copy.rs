@@ -66,7 +66,8 @@ pub unsafe extern "C" fn mvs_copy(
 
 /// Sets every item of `dst` to the `itemsize` bytes at `item` (which may be an item of `dst`
 /// itself). An axis of stride 0 is allowed: its items are one item, set once. Items of `dst`
-/// that partly overlap each other (hand-made strides) are written in an unspecified order.
+/// that partly overlap each other (hand-made strides) are written in an unspecified order, and
+/// for items of more than 256 bytes get unspecified contents.
 ///
 /// - `dst`, `ndim`: the destination view (0..=8 dimensions), written in place.
 /// - `itemsize`: bytes per item, > 0; 1, 2, 4, 8 and 16 take fast paths, and an item whose
@@ -218,6 +219,18 @@ impl Memory<RawPtr> for Raw {
     fn set_bytes(&mut self, dst: RawPtr, byte: u8, nbytes: usize) {
         // SAFETY: see `Raw`.
         unsafe { dst.0.write_bytes(byte, nbytes) }
+    }
+
+    #[inline(always)]
+    fn read_into(&mut self, src: RawPtr, out: &mut [u8]) {
+        // SAFETY: see `Raw`; `out` is the kernel's own memory, apart from the views'.
+        unsafe { core::ptr::copy_nonoverlapping(src.0.cast::<u8>(), out.as_mut_ptr(), out.len()) }
+    }
+
+    #[inline(always)]
+    fn write_from(&mut self, dst: RawPtr, bytes: &[u8]) {
+        // SAFETY: see `Raw`; `bytes` is the kernel's own memory, apart from the views'.
+        unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), dst.0.cast::<u8>(), bytes.len()) }
     }
 
     fn alloc(&mut self, nbytes: usize) -> Option<RawPtr> {
