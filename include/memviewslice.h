@@ -685,8 +685,7 @@ mvs_status mvs_subview(const struct mvs_slice *src,
  * in `ptrdiff_t`), `MVS_ERR_INDIRECT` (either view has an indirect axis: copy it with element
  * pointers instead), `MVS_ERR_BROADCAST` (the shapes differ other than as above),
  * `MVS_ERR_VALUE` (`dst` has items and an axis of stride 0 and extent > 1: its items alias
- * each other),
- * `MVS_ERR_ALLOC`. On error nothing is written.
+ * each other), `MVS_ERR_ALLOC`. On error nothing is written.
  *
  * Takes no lock; thread-safe as long as no other thread writes the two views' memory.
  *

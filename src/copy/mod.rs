@@ -195,23 +195,24 @@ pub fn copy_small<P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: S
 #[inline(always)]
 fn small<const D: usize, P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: Stored<'_, P>, itemsize: isize) -> bool {
     let (mut len, mut s_step, mut d_step) = ([1isize; 4], [0isize; 4], [0isize; 4]);
-    let (mut count, mut s_lo, mut s_hi, mut d_lo, mut d_hi) = (1isize, 0, 0, 0, 0);
+    let (mut count, mut s_lo, mut s_hi, mut d_lo, mut d_hi) = (1isize, 0isize, 0isize, 0isize, 0isize);
     // Bits outside the usual ranges: extents as unsigned numbers below 2^30 (a negative one
     // is not), strides plus 2^29 likewise, suboffsets negative (direct).
     let (mut unusual, mut usual_direct) = (0usize, -1isize);
     let (mut refused, mut aliased) = (false, false);
     for a in 0..D {
         let (shape, ss, ds) = (dst.shape[a], src.strides[a], dst.strides[a]);
-        unusual |= shape as usize | (ss + (1 << 29)) as usize | (ds + (1 << 29)) as usize;
+        // Wrapping: on unusual input these values are thrown away (below), never used.
+        unusual |= shape as usize | ss.wrapping_add(1 << 29) as usize | ds.wrapping_add(1 << 29) as usize;
         usual_direct &= src.suboffsets[a] & dst.suboffsets[a];
         refused |= shape != src.shape[a];
         aliased |= ds == 0 && shape > 1;
         let k = 4 - D + a;
         (len[k], s_step[k], d_step[k]) = (shape, ss, ds);
-        count *= shape.min(SMALL + 1);
-        let (s_span, d_span) = ((shape - 1) * ss, (shape - 1) * ds);
-        (s_lo, s_hi) = (s_lo + s_span.min(0), s_hi + s_span.max(0));
-        (d_lo, d_hi) = (d_lo + d_span.min(0), d_hi + d_span.max(0));
+        count = count.wrapping_mul(shape.min(SMALL + 1));
+        let (s_span, d_span) = (shape.wrapping_sub(1).wrapping_mul(ss), shape.wrapping_sub(1).wrapping_mul(ds));
+        (s_lo, s_hi) = (s_lo.wrapping_add(s_span.min(0)), s_hi.wrapping_add(s_span.max(0)));
+        (d_lo, d_hi) = (d_lo.wrapping_add(d_span.min(0)), d_hi.wrapping_add(d_span.max(0)));
     }
     if unusual >= 1 << 30 || usual_direct >= 0 || refused || count > SMALL {
         return false;

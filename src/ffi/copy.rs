@@ -33,8 +33,7 @@ use crate::view::Order;
 /// in `ptrdiff_t`), `MVS_ERR_INDIRECT` (either view has an indirect axis: copy it with element
 /// pointers instead), `MVS_ERR_BROADCAST` (the shapes differ other than as above),
 /// `MVS_ERR_VALUE` (`dst` has items and an axis of stride 0 and extent > 1: its items alias
-/// each other),
-/// `MVS_ERR_ALLOC`. On error nothing is written.
+/// each other), `MVS_ERR_ALLOC`. On error nothing is written.
 ///
 /// Takes no lock; thread-safe as long as no other thread writes the two views' memory.
 ///
@@ -127,6 +126,8 @@ pub unsafe extern "C" fn mvs_copy_contiguous(
         let s = unsafe { view_arg(src, ndim, "src")? };
         let order = Order::from_char(order)?;
         copy::check_source(&s, itemsize)?;
+        // The source's own extent is checked before anything is allocated.
+        s.extent(itemsize)?;
         let nbytes = s.byte_count(itemsize)?;
         let buffer = alloc_block(memory::data_layout(nbytes, memory::POOL_ALIGN as isize)?, false)?;
         // SAFETY: `alloc_block` gave a live buffer with one reference, ours.
