@@ -106,9 +106,7 @@ struct Axes {
 /// Checks what every copy and fill needs of a view: a positive `itemsize`, no indirect axis.
 #[inline(always)]
 pub fn check_source<P: Addr>(v: &View<P>, itemsize: isize) -> Result<()> {
-    if itemsize <= 0 {
-        return Err(view::Error::Itemsize { itemsize }.into());
-    }
+    view::check_itemsize(itemsize)?;
     Ok(v.direct()?)
 }
 

@@ -235,7 +235,7 @@ impl Memory<RawPtr> for Raw {
     }
 
     fn alloc(&mut self, nbytes: usize) -> Option<RawPtr> {
-        let layout = std::alloc::Layout::from_size_align(nbytes.max(1), memory::POOL_ALIGN).ok()?;
+        let layout = temporary_layout(nbytes)?;
         // SAFETY: the layout has a non-zero size.
         let p = unsafe { std::alloc::alloc(layout) };
         (!p.is_null()).then_some(RawPtr(p.cast::<c_char>()))
@@ -246,8 +246,14 @@ impl Memory<RawPtr> for Raw {
     }
 
     fn free(&mut self, p: RawPtr, nbytes: usize) {
-        let layout = std::alloc::Layout::from_size_align(nbytes.max(1), memory::POOL_ALIGN).expect("as in alloc");
+        let layout = temporary_layout(nbytes).expect("as in alloc");
         // SAFETY: `p` came from `alloc` with this size, per `Memory::free`'s contract.
         unsafe { std::alloc::dealloc(p.0.cast(), layout) }
     }
+}
+
+/// The layout of a copy's temporary of `nbytes` bytes (at least one, cache-line aligned), for
+/// both [`Raw::alloc`] and [`Raw::free`]; `None` when it cannot exist.
+fn temporary_layout(nbytes: usize) -> Option<std::alloc::Layout> {
+    std::alloc::Layout::from_size_align(nbytes.max(1), memory::POOL_ALIGN).ok()
 }

@@ -222,7 +222,7 @@ fn span(shape: &[isize], strides: &[isize]) -> Result<isize> {
 }
 
 /// `itemsize`, checked positive.
-fn check_itemsize(itemsize: isize) -> Result<isize> {
+pub(crate) fn check_itemsize(itemsize: isize) -> Result<isize> {
     if itemsize > 0 {
         Ok(itemsize)
     } else {
