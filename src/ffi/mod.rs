@@ -110,7 +110,7 @@ macro_rules! derivation {
         unsafe { PATHS[usize::min($at, PATHS.len() - 1)]($($arg),*) }
     }};
     (@usual $src:ident, $ndim:ident, $n:ident, $out:ident; |$p:ident| $op:expr;) => {{
-        let op = inline_op(#[inline(always)] move |$p: Parts<'_, RawPtr>| $op);
+        let op = inline_op(#[inline(always)] move |$p: Parts<'_, RawPtr, true>| $op);
         // SAFETY: the arguments of the exported function, per its contract.
         move || unsafe { derive_usual($src, $n, $out, op) }
     }};
@@ -451,7 +451,7 @@ unsafe fn derive_usual<R: Derived>(
     src: *const mvs_slice,
     n: c_int,
     out: *mut mvs_slice,
-    op: impl FnOnce(Parts<'_, RawPtr>) -> Result<R, Failure>,
+    op: impl FnOnce(Parts<'_, RawPtr, true>) -> Result<R, Failure>,
 ) -> bool {
     // SAFETY: per this function's contract.
     let Ok((parts, memview)) = (unsafe { parts_arg(src, n) }) else { return false };

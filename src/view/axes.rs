@@ -112,7 +112,7 @@ impl<P: Addr> View<P> {
     }
 }
 
-impl<P: Addr> Parts<'_, P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// [`View::transpose`] of these parts.
     #[inline(always)]
     pub fn transpose(&self) -> Result<View<P>> {

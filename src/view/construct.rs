@@ -198,7 +198,7 @@ fn block_bytes(shape: &[isize], strides: &[isize], itemsize: isize, order: Order
     Some(expected)
 }
 
-impl<P: Addr> Parts<'_, P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// [`View::subview`] of these parts.
     #[inline(always)]
     pub fn subview(&self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<View<P>> {
@@ -222,7 +222,7 @@ impl<P: Addr> Parts<'_, P> {
         // or one item: its items, at most, are offset, and a subview of one item or more has
         // strides below its bytes.
         let (bytes, fits) =
-            if self.known_small { (offset.wrapping_mul(itemsize), need > 0) } else { (mul(offset, itemsize)?, false) };
+            if self.known_small() { (offset.wrapping_mul(itemsize), need > 0) } else { (mul(offset, itemsize)?, false) };
         contiguous_view(self.data.byte_offset(bytes), itemsize, shape.len(), dims, order, fits)
     }
 

@@ -178,7 +178,7 @@ impl<P: Addr> View<P> {
     }
 }
 
-impl<P: Addr> Parts<'_, P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// [`View::slice_axis`] of these parts.
     #[inline(always)]
     pub fn slice_axis(&self, axis: isize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
@@ -342,7 +342,7 @@ impl<P: Addr> Parts<'_, P> {
         // past `isize` (in any other, they stay within its span, which fits).
         let (mut axis, mut moved) = (0, 0isize);
         let mut track = |origin: &Origin<P>| -> Result<()> {
-            if !self.known_small {
+            if !self.known_small() {
                 moved = moved.checked_add(origin.moved).ok_or(Error::Overflow)?;
             }
             Ok(())

@@ -18,21 +18,20 @@ use super::*;
 /// slice, an index and a transpose each measured slower (`make besttime`, when `Parts` was
 /// introduced).
 #[derive(Clone, Copy)]
-pub struct Parts<'a, P> {
+pub struct Parts<'a, P, const USUAL: bool = false> {
     pub(super) data: P,
     pub(super) ndim: usize,
     pub(super) shape: &'a [isize; MAX_DIMS],
     pub(super) strides: &'a [isize; MAX_DIMS],
     pub(super) suboffsets: &'a [isize; MAX_DIMS],
-    /// True when every axis is known to be direct; false says nothing (see
-    /// [`Parts::all_direct`]).
-    known_direct: bool,
-    /// True when every extent is known to be below 2^30 and every stride in -2^29..2^29: a
-    /// stride times a number up to its extent is then below 2^59 in magnitude, with no overflow
-    /// to check. False says nothing.
-    pub(super) known_small: bool,
+    /// Whether [`Parts::new`]'s range test found every axis direct with small extents and
+    /// strides: [`Parts::usual`] then gives these parts as `Parts<'_, P, true>`, the fast path.
+    /// Read only there, so that no derivation takes a shortcut on parts not found usual.
+    found_usual: bool,
+    /// Set only by a caller that has checked every axis to be direct (see
+    /// [`View::parts_direct`]): false says nothing.
+    direct: bool,
 }
-
 /// Whether the first `n` axes (of `shape`, `strides`, `suboffsets`) are direct, with extents in
 /// `0..2^30` and strides in `-2^29..2^29`: one test, which the derivations then know without
 /// looking again. Entries past `n` are cleared through the mask of the axes below it.
@@ -84,16 +83,35 @@ impl<'a, P: Addr> Parts<'a, P> {
             }
             span(&shape[..n], &strides[..n])?;
         }
-        Ok(Parts { data, ndim: n, shape, strides, suboffsets, known_direct: usual, known_small: usual })
+        Ok(Parts { data, ndim: n, shape, strides, suboffsets, found_usual: usual, direct: false })
+    }
+}
+
+impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
+    /// The derivations' fast path: these parts as `Parts<'_, P, true>`, every axis known to be
+    /// direct and every extent below 2^30 and stride in -2^29..2^29 (every suboffset and
+    /// overflow case then folds away at compile time), when [`Parts::new`] found them so;
+    /// `None` otherwise. The only way to the fast path: it cannot be taken on parts that were
+    /// not found usual.
+    #[inline(always)]
+    pub(crate) fn usual(&self) -> Option<Parts<'a, P, true>> {
+        let Parts { data, ndim, shape, strides, suboffsets, .. } = *self;
+        (USUAL || self.found_usual).then_some(Parts { data, ndim, shape, strides, suboffsets, found_usual: true, direct: true })
     }
 
-    /// The derivations' fast path: these parts, with every axis known to be direct and small
-    /// as constants (every suboffset and overflow case then folds away), when [`Parts::new`]
-    /// found them so; `None` otherwise. The only way to the fast path: it cannot be taken on
-    /// parts that were not found usual.
+    /// Whether every axis is known to be direct (on the fast path, or checked by the caller);
+    /// false says nothing.
     #[inline(always)]
-    pub(crate) fn usual(&self) -> Option<Self> {
-        (self.known_direct && self.known_small).then_some(Parts { known_direct: true, known_small: true, ..*self })
+    pub(super) fn known_direct(&self) -> bool {
+        USUAL || self.direct
+    }
+
+    /// Whether every extent is known to be below 2^30 and every stride in -2^29..2^29 (on the
+    /// fast path only): a stride times a number up to its extent is then below 2^59 in
+    /// magnitude, with no overflow to check. False says nothing.
+    #[inline(always)]
+    pub(super) const fn known_small(&self) -> bool {
+        USUAL
     }
 
     /// The view these parts describe: entries past `ndim` cleared, negative suboffsets -1 (all
@@ -109,7 +127,7 @@ impl<'a, P: Addr> Parts<'a, P> {
         for (i, &k) in keep.iter().enumerate() {
             v.shape[i] = self.shape[i] & k;
             v.strides[i] = self.strides[i] & k;
-            if !self.known_direct {
+            if !self.known_direct() {
                 v.suboffsets[i] = stored_suboffset(self.suboffsets[i]) | !k;
             }
         }
@@ -120,7 +138,7 @@ impl<'a, P: Addr> Parts<'a, P> {
     /// the suboffsets, those past `ndim` counting as -1.
     #[inline(always)]
     pub(super) fn all_direct(&self) -> bool {
-        if self.known_direct {
+        if self.known_direct() {
             return true;
         }
         let keep = &KEEP[self.ndim];
@@ -166,7 +184,7 @@ impl<'a, P: Addr> Parts<'a, P> {
                     break;
                 }
                 // Known small, the stride times its extent is below 2^59.
-                expected = if self.known_small { Some(stride.wrapping_mul(len)) } else { stride.checked_mul(len) };
+                expected = if self.known_small() { Some(stride.wrapping_mul(len)) } else { stride.checked_mul(len) };
             }
         }
         if !contiguous {
@@ -195,7 +213,7 @@ impl<'a, P: Addr> Parts<'a, P> {
     /// read when every axis is known to be direct).
     #[inline(always)]
     pub(super) fn kept_suboffset(&self, axis: usize) -> isize {
-        if self.known_direct {
+        if self.known_direct() {
             -1
         } else {
             stored_suboffset(self.suboffsets[axis])
@@ -207,7 +225,7 @@ impl<'a, P: Addr> Parts<'a, P> {
     #[inline(always)]
     pub(super) fn source_axis(&self, axis: usize) -> SourceAxis {
         let suboffset = self.kept_suboffset(axis);
-        let (len, stride, small) = (self.shape[axis], self.strides[axis], self.known_small);
+        let (len, stride, small) = (self.shape[axis], self.strides[axis], self.known_small());
         SourceAxis { axis, len, stride, suboffset, small }
     }
 
@@ -285,7 +303,7 @@ impl<'a, P: Addr> Parts<'a, P> {
             ndim: n,
             shape: core::array::from_fn(|i| self.shape[from(i)] & keep[i]),
             strides: core::array::from_fn(|i| self.strides[from(i)] & keep[i]),
-            suboffsets: if self.known_direct {
+            suboffsets: if self.known_direct() {
                 [-1; MAX_DIMS]
             } else {
                 core::array::from_fn(|i| stored_suboffset(self.suboffsets[from(i)]) | !keep[i])
@@ -299,22 +317,22 @@ impl<P: Addr> View<P> {
     /// This view's parts, borrowed.
     #[inline(always)]
     pub fn parts(&self) -> Parts<'_, P> {
-        let usual = usual(self.ndim, &self.shape, &self.strides, &self.suboffsets);
-        Parts { known_small: usual, ..self.parts_direct(usual) }
+        let found_usual = usual(self.ndim, &self.shape, &self.strides, &self.suboffsets);
+        Parts { found_usual, ..self.parts_direct(false) }
     }
 
     /// [`View::parts`], telling them whether every axis is known to be direct: true only when
-    /// it is, false when unknown (and nothing known of their size).
+    /// the caller checked it, false when unknown (and nothing known of their size).
     #[inline(always)]
-    pub(super) fn parts_direct(&self, known_direct: bool) -> Parts<'_, P> {
+    pub(super) fn parts_direct(&self, direct: bool) -> Parts<'_, P> {
         Parts {
             data: self.data,
             ndim: self.ndim,
             shape: &self.shape,
             strides: &self.strides,
             suboffsets: &self.suboffsets,
-            known_direct,
-            known_small: false,
+            found_usual: false,
+            direct,
         }
     }
 

@@ -15,7 +15,7 @@ impl<P: Addr> View<P> {
     }
 }
 
-impl<P: Addr> Parts<'_, P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// [`View::reshape`] of these parts.
     ///
     /// The rule: axes of length 1 are dropped; old and new axes are walked together, the side
@@ -50,7 +50,7 @@ impl<P: Addr> Parts<'_, P> {
         if let Some(size) = contiguous {
             // A source known small holds below 2^59 bytes (or one item), and a result of one
             // item or more has strides below its bytes (as in `subview`).
-            let fits = self.known_small && size.is_ok_and(|size| size > 0);
+            let fits = self.known_small() && size.is_ok_and(|size| size > 0);
             return contiguous_view(self.data, itemsize, n, dims, order, fits);
         }
         // The source without its length-1 axes, in the order the walk visits them: C order
