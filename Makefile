@@ -260,12 +260,14 @@ bench-cython: $(PKG)
 	$(CYBUILD) benches/copy_bench.pyx --out $(BUILD)/benches/copy --name copy_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/copy $(VPY) benches/copy_bench.py
 
-# The hot derivations called from C (benches/icount.c): instructions per call under callgrind
-# (stable under machine load), and the best of 30 interleaved timing rounds against the floor.
+# The hot derivations and every other single-view derivation, called from C (benches/icount.c):
+# instructions per call under callgrind (stable under machine load), and the best of 30
+# interleaved timing rounds against the floor.
 # The c_ ops are the hand-written C references of benches/reference.c, built at -O3 as the best
 # case for C (at -O2, gcc 12 leaves their loops scalar and they are no faster than the library).
 ICOUNT_OPS := floor slice_axis index_axis transpose subview reshape index c_slice_axis c_index_axis c_transpose \
-  c_subview c_reshape c_index reshape_noncontig subview_flat copy_small
+  c_subview c_reshape c_index reshape_noncontig subview_flat copy_small permute swap_axes move_axes expand_dims \
+  squeeze_axis squeeze diagonal flip_axis flip sliding_window broadcast_to split
 
 $(BUILD)/icount: benches/icount.c benches/reference.c benches/reference.h include/memviewslice.h lib
 	@mkdir -p $(BUILD)

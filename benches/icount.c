@@ -16,7 +16,12 @@
  * no library around it; reshape_noncontig, views.rs's reshape of a non-contiguous view (NumPy's
  * walk over the axes; no C reference); and subview_flat, views.rs's subview of the same shape from
  * the flat 1-D view of the buffer (one flat buffer, many views; no C reference); copy_small,
- * mvs_copy of a (3, 3) view of the buffer into a (3, 3) array (benches/copy.rs's small copy). */
+ * mvs_copy of a (3, 3) view of the buffer into a (3, 3) array (benches/copy.rs's small copy);
+ * then the library's other single-view derivations, on the same (8, 16, 32, 64) view unless
+ * said (no C reference): permute (axes 2, 0, 3, 1), swap_axes (1, 3), move_axes (axis 0 to -1),
+ * expand_dims (axis 2), squeeze_axis (axis 1) and squeeze of src[:, :1] (shape (8, 1, 32, 64)),
+ * diagonal (offset 1, axes 2 and 3), flip_axis (axis 1), flip, sliding_window (axis 3, window 4,
+ * step 2), broadcast_to (2, 8, 16, 32, 64), split (mvs_split_sections of axis 0 into 4 sections). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,15 +31,17 @@
 #include "memviewslice.h"
 #include "reference.h"
 
-enum { NOPS = 16, ROUNDS = 30, CALLS = 200000 };
+enum { NOPS = 28, ROUNDS = 30, CALLS = 200000 };
 static const char *const ops[NOPS] = {"floor",        "slice_axis",  "index_axis", "transpose", "subview",
                                       "reshape",      "index",       "c_slice_axis", "c_index_axis",
                                       "c_transpose",  "c_subview",   "c_reshape",  "c_index", "reshape_noncontig",
-                                      "subview_flat", "copy_small"};
+                                      "subview_flat", "copy_small",  "permute",    "swap_axes", "move_axes",
+                                      "expand_dims",  "squeeze_axis", "squeeze",   "diagonal", "flip_axis",
+                                      "flip",         "sliding_window", "broadcast_to", "split"};
 
 static double buf[8 * 16 * 32 * 64];
 /* Each at the start of a cache line, as in benches/views.rs. */
-static _Alignas(64) mvs_slice src, strided, flat1d, out, small_src, small_dst;
+static _Alignas(64) mvs_slice src, strided, flat1d, out, small_src, small_dst, unit, parts[4];
 static double small[9];
 
 __attribute__((noinline)) static mvs_status floor_op(const mvs_slice *s, mvs_slice *o) {
@@ -55,7 +62,10 @@ static long run(int k, long n) {
         {MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, -1},
         {MVS_ITEM_INDEX, -5, 0, 0},
     };
-    const mvs_slice *source = k == 13 ? &strided : k == 14 ? &flat1d : k == 15 ? &small_src : &src;
+    static const int perm[4] = {2, 0, 3, 1}, move_from[1] = {0}, move_to[1] = {-1};
+    static const ptrdiff_t wide[5] = {2, 8, 16, 32, 64};
+    const mvs_slice *source = k == 13 ? &strided : k == 14 ? &flat1d : k == 15 ? &small_src
+                            : k == 20 || k == 21 ? &unit : &src;
     int nd;
     long failures = 0;
     for (long i = 0; i < n; i++) {
@@ -79,7 +89,19 @@ static long run(int k, long n) {
         case 12: st = ref_index(s, 4, items, 4, o, &nd); break;
         case 13: st = mvs_reshape(s, 4, sizeof(double), 2, half_flat, 'C', o); break;
         case 14: st = mvs_subview(s, 1, sizeof(double), 64, 4, sub, 'C', o); break;
-        default: st = mvs_copy(s, 2, &small_dst, 2, sizeof(double)); break;
+        case 15: st = mvs_copy(s, 2, &small_dst, 2, sizeof(double)); break;
+        case 16: st = mvs_permute(s, 4, perm, o); break;
+        case 17: st = mvs_swap_axes(s, 4, 1, 3, o); break;
+        case 18: st = mvs_move_axes(s, 4, move_from, move_to, 1, o); break;
+        case 19: st = mvs_expand_dims(s, 4, 2, o); break;
+        case 20: st = mvs_squeeze_axis(s, 4, 1, o); break;
+        case 21: st = mvs_squeeze(s, 4, o, &nd); break;
+        case 22: st = mvs_diagonal(s, 4, 1, 2, 3, o); break;
+        case 23: st = mvs_flip_axis(s, 4, 1, o); break;
+        case 24: st = mvs_flip(s, 4, o); break;
+        case 25: st = mvs_sliding_window(s, 4, 3, 4, 2, o); break;
+        case 26: st = mvs_broadcast_to(s, 4, 5, wide, o); break;
+        default: st = mvs_split_sections(s, 4, 0, 4, 0, parts, 4); break;
         }
         failures += st != MVS_OK;
         __asm__ volatile("" : : "r"(o) : "memory"); /* keep every call */
@@ -112,6 +134,8 @@ int main(int argc, char **argv) {
     if (mvs_view_contiguous(buf, sizeof(double), 4, shape, 'C', &src) != MVS_OK || !references_agree()) return 1;
     /* src[:, :, :16, :], of shape (8, 16, 16, 64): it reshapes to (128, 1024) with no copy. */
     if (mvs_slice_axis(&src, 4, 2, 0, 16, 1, &strided) != MVS_OK) return 1;
+    /* src[:, :1], of shape (8, 1, 32, 64): an axis of length 1 to squeeze. */
+    if (mvs_slice_axis(&src, 4, 1, 0, 1, 1, &unit) != MVS_OK) return 1;
     ptrdiff_t items = 8 * 16 * 32 * 64;
     if (mvs_view_contiguous(buf, sizeof(double), 1, &items, 'C', &flat1d) != MVS_OK) return 1;
     ptrdiff_t three[2] = {3, 3}, row[2] = {64 * sizeof(double), sizeof(double)};

@@ -129,9 +129,8 @@ fn itemsizes() -> impl Strategy<Value = isize> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 24 } else { 3000 },
         max_global_rejects: 1 << 20,
-        ..ProptestConfig::default()
+        ..crate::view::tests::config_with(3000, 24)
     })]
 
     #[test]

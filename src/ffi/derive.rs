@@ -216,13 +216,16 @@ pub unsafe extern "C" fn mvs_permute(
     axes: *const c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe {
-        derive(src, ndim, out, |v| {
-            let axes = widen(array_arg(axes, v.ndim(), "axes")?);
-            Ok(v.permute(&axes[..v.ndim()])?)
-        })
-    }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        axes: *const c_int,
+        out: *mut mvs_slice
+    ) => |p| {
+        // SAFETY: per this function's contract.
+        let axes = widen(unsafe { array_arg(axes, p.ndim(), "axes")? });
+        Ok(p.permute(&axes[..p.ndim()])?)
+    })
 }
 
 /// Exchanges axes `axis1` and `axis2` (`np.swapaxes`).
@@ -239,8 +242,13 @@ pub unsafe extern "C" fn mvs_swap_axes(
     axis2: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.swap_axes(axis1 as isize, axis2 as isize)?)) }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        axis1: c_int,
+        axis2: c_int,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.swap_axes(axis1 as isize, axis2 as isize)?))
 }
 
 /// Moves axes to new positions (`np.moveaxis(src, source, destination)`): axis `source[i]` of
@@ -263,17 +271,23 @@ pub unsafe extern "C" fn mvs_move_axes(
     count: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe {
-        derive(src, ndim, out, |v| {
-            let k = usize::try_from(count)
-                .ok()
-                .filter(|&k| k <= v.ndim())
-                .ok_or(view::Error::Count { what: "moved axis count", count: count as isize })?;
-            let (s, d) = (widen(array_arg(source, k, "source")?), widen(array_arg(destination, k, "destination")?));
-            Ok(v.move_axes(&s[..k], &d[..k])?)
-        })
-    }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        source: *const c_int,
+        destination: *const c_int,
+        count: c_int,
+        out: *mut mvs_slice
+    ) => |p| {
+        let k = usize::try_from(count)
+            .ok()
+            .filter(|&k| k <= p.ndim())
+            .ok_or(view::Error::Count { what: "moved axis count", count: count as isize })?;
+        // SAFETY: per this function's contract.
+        let (s, d) = unsafe { (array_arg(source, k, "source")?, array_arg(destination, k, "destination")?) };
+        let (s, d) = (widen(s), widen(d));
+        Ok(p.move_axes(&s[..k], &d[..k])?)
+    })
 }
 
 /// Broadcasts to `shape` (`np.broadcast_to`): axes align from the end; each source extent must
@@ -295,13 +309,17 @@ pub unsafe extern "C" fn mvs_broadcast_to(
     shape: *const isize,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe {
-        derive(src, ndim, out, |v| {
-            let shape = array_arg(shape, ndim_arg(out_ndim)?, "shape")?;
-            Ok(v.broadcast_to(shape)?)
-        })
-    }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        out_ndim: c_int,
+        shape: *const isize,
+        out: *mut mvs_slice
+    ) => |p| {
+        // SAFETY: per this function's contract.
+        let shape = unsafe { array_arg(shape, ndim_arg(out_ndim)?, "shape")? };
+        Ok(p.broadcast_to(shape)?)
+    })
 }
 
 /// Inserts an axis of length 1 and stride 0 at position `axis` of the result
@@ -318,8 +336,12 @@ pub unsafe extern "C" fn mvs_expand_dims(
     axis: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.expand_dims(axis as isize)?)) }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        axis: c_int,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.expand_dims(axis as isize)?))
 }
 
 /// Removes `axis`, whose extent must be 1 (`np.squeeze(src, axis)`). As in NumPy, a 0-d view
@@ -336,8 +358,12 @@ pub unsafe extern "C" fn mvs_squeeze_axis(
     axis: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.squeeze_axis(axis as isize)?)) }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        axis: c_int,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.squeeze_axis(axis as isize)?))
 }
 
 /// Removes every axis of extent 1 (`np.squeeze(src)`); `out_ndim` receives the result's number
@@ -383,8 +409,14 @@ pub unsafe extern "C" fn mvs_diagonal(
     axis2: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.diagonal(offset, axis1 as isize, axis2 as isize)?)) }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        offset: isize,
+        axis1: c_int,
+        axis2: c_int,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.diagonal(offset, axis1 as isize, axis2 as isize)?))
 }
 
 /// Reverses one axis (`src[..., ::-1, ...]`).
@@ -400,8 +432,12 @@ pub unsafe extern "C" fn mvs_flip_axis(
     axis: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.flip_axis(axis as isize)?)) }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        axis: c_int,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.flip_axis(axis as isize)?))
 }
 
 /// Reverses every axis (`np.flip(src)`).
@@ -412,8 +448,11 @@ pub unsafe extern "C" fn mvs_flip_axis(
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
 #[no_mangle]
 pub unsafe extern "C" fn mvs_flip(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.flip()?)) }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.flip()?))
 }
 
 /// Sliding windows along `axis` (`torch.Tensor.unfold(axis, window, step)`): `axis` becomes the
@@ -435,8 +474,14 @@ pub unsafe extern "C" fn mvs_sliding_window(
     step: isize,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    // SAFETY: per this function's contract.
-    unsafe { derive(src, ndim, out, |v| Ok(v.sliding_window(axis as isize, window, step)?)) }
+    derivation!(src, ndim, out; (
+        src: *const mvs_slice,
+        ndim: c_int,
+        axis: c_int,
+        window: isize,
+        step: isize,
+        out: *mut mvs_slice
+    ) => |p| Ok(p.sliding_window(axis as isize, window, step)?))
 }
 
 /// Splits `axis` into `sections` pieces: equal ones (`np.split`, `uneven == 0`) or, with

@@ -16,8 +16,8 @@
 //! 2. The C entry point, `#[no_mangle] pub unsafe extern "C" fn mvs_...`, in the file of its
 //!    family here (`construct.rs`, `derive.rs`, `query.rs`, `copy.rs`, `buffer.rs`, `pool.rs`),
 //!    built on one of these bodies, by what it returns:
-//!    - a view from a view: `derivation!` (a table of paths compiled per number of dimensions;
-//!      the hot ones), or `derive` (one path; the others);
+//!    - a view from a view: `derivation!`, always (a `Parts` method as its closure; it compiles
+//!      the usual path per number of dimensions and keeps the checked one out of line);
 //!    - a view whose number of dimensions the caller may not know: `derive_ndim`;
 //!    - several views: `split`;
 //!    - a value about a view: `query` (`query.rs`);
@@ -350,32 +350,6 @@ unsafe fn write_out<T>(out: *mut T, value: T) {
     unsafe { out.write(value) }
 }
 
-/// The body of a derivation: reads `src`, applies `op` to it in place, writes the result (with
-/// `src`'s memview) to `out`. `out` may alias `src`: nothing is written before the result is
-/// complete.
-///
-/// # Safety
-/// `src` is NULL or points to a readable `mvs_slice`; `out` is NULL or points to a writable one.
-#[inline(always)]
-unsafe fn derive(
-    src: *const mvs_slice,
-    ndim: c_int,
-    out: *mut mvs_slice,
-    op: impl FnOnce(&mut View<RawPtr>) -> Result<(), Failure>,
-) -> mvs_status {
-    run(|| {
-        let out = out_arg(out, "out")?;
-        // SAFETY: per this function's contract.
-        let (parts, memview) = unsafe { parts_arg(src, ndim)? };
-        // Derived where it is loaded: passing the view on by value copies it with `memcpy`.
-        let mut v = parts.view();
-        op(&mut v)?;
-        // SAFETY: `out` is non-NULL and writable per this function's contract.
-        unsafe { v.write(out, memview) };
-        Ok(())
-    })
-}
-
 /// A derivation's result, as written to the caller's output.
 trait Derived {
     /// Writes the result, carrying `memview`, to `out`.
@@ -414,7 +388,7 @@ impl Derived for WithAxis<RawPtr> {
 /// registers and written once (see [`Parts`]).
 ///
 /// # Safety
-/// As for [`derive`].
+/// `src` is NULL or points to a readable `mvs_slice`; `out` is NULL or points to a writable one.
 #[inline(always)]
 unsafe fn derive_from<R: Derived>(
     src: *const mvs_slice,
@@ -445,7 +419,7 @@ fn inline_op<F>(op: F) -> F {
 /// other source and on any failure: the checked path then runs, and reports it.
 ///
 /// # Safety
-/// As for [`derive`].
+/// As for [`derive_from`].
 #[inline(always)]
 unsafe fn derive_usual<R: Derived>(
     src: *const mvs_slice,
@@ -473,7 +447,7 @@ unsafe fn derive_usual<R: Derived>(
 /// spills none, and measured faster (`make icount` guards it).
 ///
 /// # Safety
-/// As for [`derive`].
+/// As for [`derive_from`].
 #[inline(always)]
 unsafe fn derive_quick(
     src: *const mvs_slice,
@@ -523,7 +497,7 @@ unsafe fn write_extents_from(view: &View<RawPtr>, out: *mut mvs_slice, memview: 
 /// variable indices (which lives in memory) is copied with a `memcpy` call.
 ///
 /// # Safety
-/// As for [`derive`]; `out_ndim` is NULL or points to a writable int.
+/// As for [`derive_from`]; `out_ndim` is NULL or points to a writable int.
 #[inline(always)]
 unsafe fn derive_ndim(
     src: *const mvs_slice,

@@ -2,47 +2,47 @@
 
 use super::*;
 
-impl<P: Addr> View<P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// The axes in reverse order (`a.T`).
-    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
-    pub fn transpose(&mut self) -> Result<()> {
-        *self = self.parts().transpose()?;
-        Ok(())
+    #[inline(always)]
+    pub fn transpose(&self) -> Result<View<P>> {
+        let n = self.ndim;
+        Ok(self.direct()?.gather(n, |i| n.wrapping_sub(1 + i)))
     }
 
     /// Axis `i` of the result is axis `axes[i]` of this view (`np.transpose(a, axes)`); `axes`
     /// must name every axis once, negatives counting from the end.
-    pub fn permute(&mut self, axes: &[isize]) -> Result<()> {
-        self.direct()?;
+    #[inline(always)]
+    pub fn permute(&self, axes: &[isize]) -> Result<View<P>> {
+        let p = self.direct()?;
         if axes.len() != self.ndim {
             return Err(Error::Count { what: "axis count", count: axes.len() as isize });
         }
-        let mut seen = [false; MAX_DIMS];
-        let (mut shape, mut strides) = ([0; MAX_DIMS], [0; MAX_DIMS]);
+        let mut from = [0; MAX_DIMS];
+        let mut seen = 0u32;
         for (i, &axis) in axes.iter().enumerate() {
             let a = self.axis(axis)?;
-            if core::mem::replace(&mut seen[a], true) {
+            if seen & (1 << a) != 0 {
                 return Err(Error::RepeatedAxis { axis: a });
             }
-            shape[i] = self.shape[a];
-            strides[i] = self.strides[a];
+            seen |= 1 << a;
+            from[i] = a;
         }
-        self.set_direct_layout(self.ndim, shape, strides);
-        Ok(())
+        Ok(p.gather(self.ndim, |i| from[i]))
     }
 
     /// Axes `a` and `b` exchanged (`np.swapaxes`).
-    pub fn swap_axes(&mut self, a: isize, b: isize) -> Result<()> {
+    #[inline(always)]
+    pub fn swap_axes(&self, a: isize, b: isize) -> Result<View<P>> {
         let (a, b) = (self.axis(a)?, self.axis(b)?);
-        self.direct()?;
-        self.shape.swap(a, b);
-        self.strides.swap(a, b);
-        Ok(())
+        let p = self.direct()?;
+        Ok(p.gather(self.ndim, |i| if i == a { b } else if i == b { a } else { i }))
     }
 
     /// `np.moveaxis(a, source, destination)`: each `source[i]` moves to `destination[i]`, the
     /// other axes keep their order.
-    pub fn move_axes(&mut self, source: &[isize], destination: &[isize]) -> Result<()> {
+    #[inline(always)]
+    pub fn move_axes(&self, source: &[isize], destination: &[isize]) -> Result<View<P>> {
         if source.len() != destination.len() || source.len() > self.ndim {
             return Err(Error::Count { what: "moved axis count", count: source.len() as isize });
         }
@@ -61,6 +61,7 @@ impl<P: Addr> View<P> {
     }
 
     /// `axes` normalized, each named once.
+    #[inline(always)]
     fn distinct_axes(&self, axes: &[isize]) -> Result<[usize; MAX_DIMS]> {
         let mut out = [0usize; MAX_DIMS];
         for (i, &axis) in axes.iter().enumerate() {
@@ -75,32 +76,36 @@ impl<P: Addr> View<P> {
 
     /// A new axis of length 1 (stride 0) at `axis` of the result (`np.expand_dims`): `axis`
     /// ranges over `-(ndim + 1)..=ndim`.
-    pub fn expand_dims(&mut self, axis: isize) -> Result<()> {
-        self.direct()?;
+    #[inline(always)]
+    pub fn expand_dims(&self, axis: isize) -> Result<WithAxis<P>> {
+        let p = self.direct()?;
         if self.ndim == MAX_DIMS {
             return Err(Error::TooManyDims { ndim: MAX_DIMS + 1 });
         }
         let axis = normalize_axis(axis, self.ndim + 1)?;
-        self.insert_axis(axis, 1, 0);
-        Ok(())
+        let view = p.gather(self.ndim + 1, |i| i - (i > axis) as usize);
+        Ok(WithAxis { view, axis, len: 1, stride: 0 })
     }
 
     /// `axis`, which must have length 1, removed (`np.squeeze(a, axis)`). As in NumPy, a 0-d
     /// view accepts axis 0 or -1 and is left as it is.
-    pub fn squeeze_axis(&mut self, axis: isize) -> Result<()> {
+    #[inline(always)]
+    pub fn squeeze_axis(&self, axis: isize) -> Result<View<P>> {
         if self.ndim == 0 && (axis == 0 || axis == -1) {
-            return Ok(());
+            return Ok(self.view());
         }
         let axis = self.axis(axis)?;
-        self.direct()?;
+        let p = self.direct()?;
         if self.shape[axis] != 1 {
             return Err(Error::NotSqueezable { axis, len: self.shape[axis] });
         }
-        self.remove_axis(axis);
-        Ok(())
+        Ok(p.without_axis(axis))
     }
+}
 
-    /// Every axis of length 1 removed (`np.squeeze(a)`).
+impl<P: Addr> View<P> {
+    /// Every axis of length 1 removed (`np.squeeze(a)`). In place: the result's number of
+    /// dimensions depends on the extents, so it is built at variable indices, in memory.
     pub fn squeeze(&mut self) -> Result<()> {
         self.direct()?;
         for axis in (0..self.ndim).rev() {
@@ -109,22 +114,5 @@ impl<P: Addr> View<P> {
             }
         }
         Ok(())
-    }
-}
-
-impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
-    /// [`View::transpose`] of these parts.
-    #[inline(always)]
-    pub fn transpose(&self) -> Result<View<P>> {
-        self.direct()?;
-        let n = self.ndim;
-        let reversed = |a: &[isize; MAX_DIMS]| core::array::from_fn(|i| if i < n { a[n - 1 - i] } else { 0 });
-        Ok(View {
-            data: self.data,
-            ndim: n,
-            shape: reversed(self.shape),
-            strides: reversed(self.strides),
-            suboffsets: [-1; MAX_DIMS],
-        })
     }
 }

@@ -95,13 +95,6 @@ impl<P: Addr> View<P> {
         Ok(v)
     }
 
-    /// A contiguous view of `shape` (in `order`) starting `offset` items into this view, which
-    /// must be contiguous (NumPy's rule, either order) and direct. Fails when it does not fit.
-    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
-    pub fn subview(&mut self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<()> {
-        *self = self.parts().subview(itemsize, offset, shape, order)?;
-        Ok(())
-    }
 }
 
 /// [`Parts::subview`] of a source read as stored, with nothing checked before: the C layer's
@@ -199,7 +192,8 @@ fn block_bytes(shape: &[isize], strides: &[isize], itemsize: isize, order: Order
 }
 
 impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
-    /// [`View::subview`] of these parts.
+    /// A contiguous view of `shape` (in `order`) starting `offset` items into this view, which
+    /// must be contiguous (NumPy's rule, either order) and direct. Fails when it does not fit.
     #[inline(always)]
     pub fn subview(&self, itemsize: isize, offset: isize, shape: &[isize], order: Order) -> Result<View<P>> {
         let itemsize = check_itemsize(itemsize)?;

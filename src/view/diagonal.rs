@@ -2,11 +2,12 @@
 
 use super::*;
 
-impl<P: Addr> View<P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// `np.diagonal(a, offset, axis1, axis2)`: the two axes are removed and the diagonal
     /// becomes the last axis, of stride `stride1 + stride2`. `offset > 0` starts above the main
     /// diagonal (along `axis2`), `offset < 0` below it.
-    pub fn diagonal(&mut self, offset: isize, axis1: isize, axis2: isize) -> Result<()> {
+    #[inline(always)]
+    pub fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<WithAxis<P>> {
         if self.ndim < 2 {
             return Err(Error::TooFewDims { ndim: self.ndim, min: 2 });
         }
@@ -14,21 +15,26 @@ impl<P: Addr> View<P> {
         if a1 == a2 {
             return Err(Error::RepeatedAxis { axis: a1 });
         }
-        self.direct()?;
+        let p = self.direct()?;
         let (n1, n2) = (self.shape[a1], self.shape[a2]);
         let (s1, s2) = (self.strides[a1], self.strides[a2]);
         // Walk `skip` positions along the offset axis, then pair the rest.
         let (skip, along, stride, other) =
             if offset >= 0 { (offset.unsigned_abs(), n2, s2, n1) } else { (offset.unsigned_abs(), n1, s1, n2) };
         let len = if skip >= along as usize { 0 } else { (along - skip as isize).min(other) };
-        // An empty diagonal adds no offset (a free choice: it addresses nothing).
-        let start = if len > 0 { mul(skip as isize, stride)? } else { 0 };
-        let diag_stride = if len > 1 { add(s1, s2)? } else { s1 };
-        self.data = self.data.byte_offset(start);
-        let (hi, lo) = (a1.max(a2), a1.min(a2));
-        self.remove_axis(hi);
-        self.remove_axis(lo);
-        self.push_axis(len, diag_stride, -1);
-        Ok(())
+        // An empty diagonal adds no offset (a free choice: it addresses nothing). The start is
+        // below the extent's span, and so is the stride's sum times the length.
+        let (start, diag_stride) = match (len > 0, len > 1) {
+            (false, _) => (0, s1),
+            (true, false) => (mul(skip as isize, stride)?, s1),
+            (true, true) => (mul(skip as isize, stride)?, add(s1, s2)?),
+        };
+        let (lo, hi) = (a1.min(a2), a1.max(a2));
+        // Entry `i` of the result is the source's axis `i`, `i + 1` past `lo` and `i + 2` past
+        // `hi`, and the diagonal at `ndim - 2`.
+        let n = self.ndim - 1;
+        let view = p.gather(n, |i| i + (i >= lo) as usize + (i + 1 >= hi) as usize);
+        let data = self.data.byte_offset(start);
+        Ok(WithAxis { view: View { data, ..view }, axis: n - 1, len, stride: diag_stride })
     }
 }

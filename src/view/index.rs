@@ -114,72 +114,9 @@ pub(super) fn wrap_index(index: isize, axis: usize, len: isize) -> Result<isize>
     }
 }
 
-impl<P: Addr> View<P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// `self[..., start:stop:step, ...]` on `axis`, with Python's semantics. A result of length
     /// 0 keeps the data address; a result of length 0 or 1 keeps the source stride.
-    pub fn slice_axis(&mut self, axis: isize, start: isize, stop: isize, step: isize) -> Result<()> {
-        *self = self.parts().slice_axis(axis, start, stop, step)?.into_view();
-        Ok(())
-    }
-
-    /// `self[..., index, ...]` on `axis`: the axis is dropped. An indirect axis can be indexed
-    /// only when it is the first; the data address then becomes `deref(address) + suboffset`.
-    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
-    pub fn index_axis(&mut self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<()> {
-        *self = self.parts().index_axis(axis, index, deref)?;
-        Ok(())
-    }
-
-    /// NumPy's basic indexing `self[items]`: integers, slices, new axes and at most one
-    /// ellipsis (an implicit one at the end when absent). `items` is walked twice (counted,
-    /// then applied), so any cloneable iterator of items or item references will do. Indirect
-    /// axes follow PEP 3118 as in [`View::slice_axis`] and [`View::index_axis`].
-    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
-    pub fn index<I>(&mut self, items: I, deref: impl FnMut(P) -> P) -> Result<()>
-    where
-        I: IntoIterator,
-        I::Item: Borrow<Item>,
-        I::IntoIter: Clone,
-    {
-        *self = self.parts().index(items, deref)?;
-        Ok(())
-    }
-
-    /// `self[..., ::-1, ...]` on `axis`. Direct views only.
-    pub fn flip_axis(&mut self, axis: isize) -> Result<()> {
-        let axis = self.axis(axis)?;
-        self.direct()?;
-        self.flip_in_place(axis).map(|_| ())
-    }
-
-    /// Every axis reversed. Direct views only.
-    pub fn flip(&mut self) -> Result<()> {
-        self.direct()?;
-        let (mut v, mut moved) = (*self, 0isize);
-        for axis in 0..v.ndim {
-            // The total move is checked too: in a zero-size view it may pass `isize` when no
-            // single axis's does.
-            moved = add(moved, v.flip_in_place(axis)?)?;
-        }
-        self.replace(&v);
-        Ok(())
-    }
-
-    /// Reverses `axis`; the bytes the data address moved by.
-    fn flip_in_place(&mut self, axis: usize) -> Result<isize> {
-        let (len, stride) = (self.shape[axis], self.strides[axis]);
-        if len <= 1 {
-            return Ok(0);
-        }
-        let (offset, flipped) = (mul(len - 1, stride)?, stride.checked_neg().ok_or(Error::Overflow)?);
-        self.data = self.data.byte_offset(offset);
-        self.strides[axis] = flipped;
-        Ok(offset)
-    }
-}
-
-impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
-    /// [`View::slice_axis`] of these parts.
     #[inline(always)]
     pub fn slice_axis(&self, axis: isize, start: isize, stop: isize, step: isize) -> Result<WithAxis<P>> {
         let axis = self.axis(axis)?;
@@ -200,7 +137,8 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
         Ok(WithAxis { view: self.view().with_origin(origin), axis, len, stride })
     }
 
-    /// [`View::index_axis`] of these parts.
+    /// `self[..., index, ...]` on `axis`: the axis is dropped. An indirect axis can be indexed
+    /// only when it is the first; the data address then becomes `deref(address) + suboffset`.
     #[inline(always)]
     pub fn index_axis(&self, axis: isize, index: isize, deref: impl FnMut(P) -> P) -> Result<View<P>> {
         let axis = self.axis(axis)?;
@@ -219,7 +157,48 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     }
 
 
-    /// [`View::index`] of these parts.
+    /// `self[..., ::-1, ...]` on `axis`. Direct views only.
+    #[inline(always)]
+    pub fn flip_axis(&self, axis: isize) -> Result<WithAxis<P>> {
+        let axis = self.axis(axis)?;
+        let p = self.direct()?;
+        let (offset, stride) = p.flipped(axis)?;
+        let view = View { data: self.data.byte_offset(offset), ..p.view() };
+        Ok(WithAxis { view, axis, len: self.shape[axis], stride })
+    }
+
+    /// Every axis reversed. Direct views only.
+    #[inline(always)]
+    pub fn flip(&self) -> Result<View<P>> {
+        let p = self.direct()?;
+        let mut moved = 0isize;
+        for axis in 0..self.ndim {
+            // The total move is checked too: in a zero-size view it may pass `isize` when no
+            // single axis's does (not on the fast path: each move is below 2^59 there).
+            let (offset, _) = p.flipped(axis)?;
+            moved = if self.known_small() { moved.wrapping_add(offset) } else { add(moved, offset)? };
+        }
+        let view = p.gather(self.ndim, |i| i);
+        let strides = core::array::from_fn(|i| if view.shape[i] > 1 { view.strides[i].wrapping_neg() } else { view.strides[i] });
+        Ok(View { data: self.data.byte_offset(moved), strides, ..view })
+    }
+
+    /// The bytes by which reversing `axis` moves the data address, and its stride reversed
+    /// (both unchanged when the axis has one position or none).
+    #[inline(always)]
+    fn flipped(&self, axis: usize) -> Result<(isize, isize)> {
+        let src = self.source_axis(axis);
+        if src.len <= 1 {
+            return Ok((0, src.stride));
+        }
+        let reversed = if self.known_small() { -src.stride } else { src.stride.checked_neg().ok_or(Error::Overflow)? };
+        Ok((src.stride_times(src.len - 1)?, reversed))
+    }
+
+    /// NumPy's basic indexing `self[items]`: integers, slices, new axes and at most one
+    /// ellipsis (an implicit one at the end when absent). `items` is walked twice (counted,
+    /// then applied), so any cloneable iterator of items or item references will do. Indirect
+    /// axes follow PEP 3118 as in [`Parts::slice_axis`] and [`Parts::index_axis`].
     #[inline(always)]
     #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
     pub fn index<I>(&self, items: I, deref: impl FnMut(P) -> P) -> Result<View<P>>

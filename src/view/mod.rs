@@ -88,43 +88,9 @@ pub struct View<P> {
 }
 
 impl<P: Addr> View<P> {
-    /// A view from its parts, checking `ndim`, that no extent is negative and that the distance
-    /// between its extreme elements fits in `isize` ([`Error::Overflow`] otherwise). Entries
-    /// past `ndim` are ignored; negative suboffsets all mean "direct" and are stored as -1.
-    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
-    pub fn new(
-        data: P,
-        ndim: isize,
-        shape: &[isize; MAX_DIMS],
-        strides: &[isize; MAX_DIMS],
-        suboffsets: &[isize; MAX_DIMS],
-    ) -> Result<Self> {
-        Ok(Parts::new(data, ndim, shape, strides, suboffsets)?.view())
-    }
-
     /// A view with no axis at `data`: the start of a view built axis by axis.
     pub fn empty(data: P) -> Self {
         View { data, ndim: 0, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] }
-    }
-
-    /// `*self = *v`, field by field: a whole-view assignment compiles to a `memcpy` call,
-    /// whose latency costs more than the copy.
-    #[inline(always)]
-    fn replace(&mut self, v: &Self) {
-        self.data = v.data;
-        self.ndim = v.ndim;
-        self.shape = v.shape;
-        self.strides = v.strides;
-        self.suboffsets = v.suboffsets;
-    }
-
-    /// Replaces the axes with `ndim` direct ones (entries past `ndim` must be 0), keeping the
-    /// data address.
-    fn set_direct_layout(&mut self, ndim: usize, shape: [isize; MAX_DIMS], strides: [isize; MAX_DIMS]) {
-        self.ndim = ndim;
-        self.shape = shape;
-        self.strides = strides;
-        self.suboffsets = [-1; MAX_DIMS];
     }
 
     pub fn data(&self) -> P {
@@ -157,7 +123,7 @@ impl<P: Addr> View<P> {
     pub(crate) fn direct(&self) -> Result<()> {
         // Parts of nothing known: the suboffsets' sign test alone, not the range test of
         // `parts()`, which the question does not need.
-        self.parts_direct(false).direct()
+        self.parts_direct(false).direct().map(|_| ())
     }
 
     /// Removes `axis` of this view, which is direct (every caller checked it with
@@ -166,17 +132,6 @@ impl<P: Addr> View<P> {
     fn remove_axis(&mut self, axis: usize) {
         debug_assert!(self.direct().is_ok());
         *self = self.parts_direct(true).without_axis(axis);
-    }
-
-    /// Inserts a direct axis at `axis` (the caller checked room), shifting later axes up.
-    fn insert_axis(&mut self, axis: usize, len: isize, stride: isize) {
-        for a in [&mut self.shape, &mut self.strides, &mut self.suboffsets] {
-            a.copy_within(axis..MAX_DIMS - 1, axis + 1);
-        }
-        self.shape[axis] = len;
-        self.strides[axis] = stride;
-        self.suboffsets[axis] = -1;
-        self.ndim += 1;
     }
 
     /// Appends an axis (the caller checked room).
@@ -319,4 +274,4 @@ fn add(a: isize, b: isize) -> Result<isize> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

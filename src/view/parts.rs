@@ -99,6 +99,12 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
         (USUAL || self.found_usual).then_some(Parts { data, ndim, shape, strides, suboffsets, found_usual: true, direct: true })
     }
 
+    /// The number of dimensions.
+    #[inline(always)]
+    pub(crate) fn ndim(&self) -> usize {
+        self.ndim
+    }
+
     /// Whether every axis is known to be direct (on the fast path, or checked by the caller);
     /// false says nothing.
     #[inline(always)]
@@ -197,15 +203,15 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
         })
     }
 
-    /// Refuses views with an indirect axis.
+    /// These parts, known to be direct: an error when an axis is indirect.
     #[inline(always)]
-    pub(super) fn direct(&self) -> Result<()> {
+    pub(super) fn direct(&self) -> Result<Self> {
         if self.all_direct() {
-            return Ok(());
+            return Ok(Parts { direct: true, ..*self });
         }
         match self.suboffsets[..self.ndim].iter().position(|&s| s >= 0) {
             Some(axis) => Err(Error::Indirect { axis }),
-            None => Ok(()),
+            None => Ok(Parts { direct: true, ..*self }),
         }
     }
 
@@ -289,18 +295,24 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
         Ok((origin, count, stride))
     }
 
-    /// The view without `axis` (below `ndim`), later axes shifted down: each entry gathered
-    /// from where these parts are stored and masked, so the result's arrays stay in registers.
+    /// The view without `axis` (below `ndim`), later axes shifted down.
     #[inline(always)]
     pub(super) fn without_axis(&self, axis: usize) -> View<P> {
-        let n = self.ndim - 1;
-        let keep = &KEEP[n];
-        // Entry `i` of the result is entry `i` or `i + 1` of the source, what lies past `ndim`
-        // masked off; `& 7` keeps the last entry's index in range.
-        let from = |i: usize| (i + (i >= axis) as usize) & (MAX_DIMS - 1);
+        self.gather(self.ndim - 1, |i| i + (i >= axis) as usize)
+    }
+
+    /// The view of `ndim` axes at the same address whose entry `i` is entry `from(i)` of these
+    /// parts (taken modulo 8; what lies past `ndim` is masked off): each entry gathered from
+    /// where the parts are stored, so that the result's arrays stay in registers (written at
+    /// variable indices, they would live in memory, and copying them out would stall on store
+    /// forwarding). Suboffsets are all -1, not read, when every axis is known to be direct.
+    #[inline(always)]
+    pub(super) fn gather(&self, ndim: usize, from: impl Fn(usize) -> usize) -> View<P> {
+        let keep = &KEEP[ndim];
+        let from = |i: usize| from(i) & (MAX_DIMS - 1);
         View {
             data: self.data,
-            ndim: n,
+            ndim,
             shape: core::array::from_fn(|i| self.shape[from(i)] & keep[i]),
             strides: core::array::from_fn(|i| self.strides[from(i)] & keep[i]),
             suboffsets: if self.known_direct() {
@@ -310,7 +322,6 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
             },
         }
     }
-
 }
 
 impl<P: Addr> View<P> {
@@ -371,6 +382,12 @@ pub struct WithAxis<P> {
     pub(crate) axis: usize,
     pub(crate) len: isize,
     pub(crate) stride: isize,
+}
+
+impl<P: Addr> From<WithAxis<P>> for View<P> {
+    fn from(w: WithAxis<P>) -> Self {
+        w.into_view()
+    }
 }
 
 impl<P: Addr> WithAxis<P> {

@@ -3,20 +3,11 @@
 use super::construct::contiguous_view;
 use super::*;
 
-impl<P: Addr> View<P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// `a.reshape(shape, order=order)` when NumPy can do it without a copy; otherwise
     /// [`Error::NeedsCopy`]. One entry of `shape` may be negative (conventionally -1): it is
     /// inferred, as NumPy does for any negative entry. A zero-size view always
     /// reshapes, to contiguous strides.
-    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
-    pub fn reshape(&mut self, itemsize: isize, shape: &[isize], order: Order) -> Result<()> {
-        *self = self.parts().reshape(itemsize, shape, order)?;
-        Ok(())
-    }
-}
-
-impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
-    /// [`View::reshape`] of these parts.
     ///
     /// The rule: axes of length 1 are dropped; old and new axes are walked together, the side
     /// with the smaller product growing until the products match; each such group of old axes

@@ -54,9 +54,6 @@ impl<P: Addr> View<P> {
     ) -> Result<impl ExactSizeIterator<Item = Result<Self>> + Clone> {
         let v = *self;
         let count = usize::try_from(count).map_err(|_| Error::Count { what: "piece count", count })?;
-        Ok((0..count as isize).map(move |i| {
-            let mut piece = v;
-            piece.slice_axis(axis as isize, bound(i), bound(i + 1), 1).map(|()| piece)
-        }))
+        Ok((0..count as isize).map(move |i| Ok(v.parts().slice_axis(axis as isize, bound(i), bound(i + 1), 1)?.into_view())))
     }
 }

@@ -2,14 +2,15 @@
 
 use super::*;
 
-impl<P: Addr> View<P> {
+impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// Windows of `window` consecutive positions along `axis`, starting every `step`
     /// positions: `axis` becomes the window count `(len - window) / step + 1` and a new last
     /// axis of length `window` walks inside a window (`np.lib.stride_tricks.
     /// sliding_window_view(a, window, axis)[..., ::step, ...]`).
-    pub fn sliding_window(&mut self, axis: isize, window: isize, step: isize) -> Result<()> {
+    #[inline(always)]
+    pub fn sliding_window(&self, axis: isize, window: isize, step: isize) -> Result<WithAxis<P>> {
         let axis = self.axis(axis)?;
-        self.direct()?;
+        let p = self.direct()?;
         if self.ndim == MAX_DIMS {
             return Err(Error::TooManyDims { ndim: MAX_DIMS + 1 });
         }
@@ -23,11 +24,11 @@ impl<P: Addr> View<P> {
         // Overflows only for `window == 0` on an axis of `isize::MAX` positions (a zero-size
         // view may have one).
         let count = add((len - window) / step, 1)?;
-        if count > 1 {
-            self.strides[axis] = mul(stride, step)?;
-        }
-        self.shape[axis] = count;
-        self.push_axis(window, stride, -1);
-        Ok(())
+        let counted = if count > 1 { mul(stride, step)? } else { stride };
+        // The source's axes and, at `ndim`, the window's (its stride is the axis's own).
+        let n = self.ndim;
+        let mut view = p.gather(n + 1, |i| if i == n { axis } else { i });
+        view.shape[n] = window;
+        Ok(WithAxis { view, axis, len: count, stride: counted })
     }
 }

@@ -34,6 +34,61 @@ mod slicing;
 
 type V = View<usize>;
 
+/// The in-place forms of the derivations, which the tests call: `v.op(args)` replaces `v` by
+/// the result of `Parts::op` on its parts, and leaves it unchanged on error.
+macro_rules! in_place {
+    ($($op:ident($($arg:ident: $ty:ty),*);)*) => {
+        impl<P: Addr> View<P> {
+            $(pub fn $op(&mut self, $($arg: $ty),*) -> Result<()> {
+                *self = self.parts().$op($($arg),*)?.into();
+                Ok(())
+            })*
+        }
+    };
+}
+
+in_place! {
+    slice_axis(axis: isize, start: isize, stop: isize, step: isize);
+    index_axis(axis: isize, index: isize, deref: impl FnMut(P) -> P);
+    flip_axis(axis: isize);
+    flip();
+    subview(itemsize: isize, offset: isize, shape: &[isize], order: Order);
+    reshape(itemsize: isize, shape: &[isize], order: Order);
+    transpose();
+    permute(axes: &[isize]);
+    swap_axes(a: isize, b: isize);
+    move_axes(source: &[isize], destination: &[isize]);
+    expand_dims(axis: isize);
+    squeeze_axis(axis: isize);
+    broadcast_to(shape: &[isize]);
+    diagonal(offset: isize, axis1: isize, axis2: isize);
+    sliding_window(axis: isize, window: isize, step: isize);
+}
+
+impl<P: Addr> View<P> {
+    /// A view from its parts, checked as [`Parts::new`] checks them.
+    pub fn new(
+        data: P,
+        ndim: isize,
+        shape: &[isize; MAX_DIMS],
+        strides: &[isize; MAX_DIMS],
+        suboffsets: &[isize; MAX_DIMS],
+    ) -> Result<Self> {
+        Ok(Parts::new(data, ndim, shape, strides, suboffsets)?.view())
+    }
+
+    /// [`Parts::index`] in place.
+    pub fn index<I>(&mut self, items: I, deref: impl FnMut(P) -> P) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: core::borrow::Borrow<Item>,
+        I::IntoIter: Clone,
+    {
+        *self = self.parts().index(items, deref)?;
+        Ok(())
+    }
+}
+
 /// Data address of the generated views: far from 0 so that negative strides stay positive.
 const BASE: usize = 1 << 24;
 
@@ -44,7 +99,7 @@ fn config(cases: u32) -> ProptestConfig {
 
 /// `native` cases natively, `miri` under Miri. Under Miri the RNG is XorShift: ChaCha makes
 /// case generation about 5 times slower there.
-fn config_with(native: u32, miri: u32) -> ProptestConfig {
+pub(crate) fn config_with(native: u32, miri: u32) -> ProptestConfig {
     let mut c = ProptestConfig::with_cases(if cfg!(miri) { miri } else { native });
     c.failure_persistence = None;
     if cfg!(miri) {
