@@ -101,16 +101,8 @@ pub unsafe extern "C" fn mvs_subview(
     order: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out, out_ndim; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        itemsize: isize,
-        offset: isize,
-        out_ndim: c_int,
-        shape: *const isize,
-        order: c_int,
-        out: *mut mvs_slice
-    ) => |p| {
+    derivation!(src, ndim, [itemsize: isize, offset: isize, out_ndim: c_int, shape: *const isize, order: c_int],
+        out, out_ndim => |p| {
         // SAFETY: per this function's contract.
         let shape = unsafe { array_arg(shape, ndim_arg(out_ndim)?, "shape")? };
         Ok(p.subview(itemsize, offset, shape, Order::from_char(order)?)?)

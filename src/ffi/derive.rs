@@ -58,15 +58,9 @@ pub unsafe extern "C" fn mvs_slice_axis(
     step: isize,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        axis: c_int,
-        start: isize,
-        stop: isize,
-        step: isize,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.slice_axis(axis as isize, start, stop, step)?))
+    derivation!(src, ndim, [axis: c_int, start: isize, stop: isize, step: isize], out => |p| {
+        Ok(p.slice_axis(axis as isize, start, stop, step)?)
+    })
 }
 
 /// Indexes one axis: `src[..., index, ...]`; the result has `ndim - 1` dimensions. A negative
@@ -88,13 +82,9 @@ pub unsafe extern "C" fn mvs_index_axis(
     index: isize,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        axis: c_int,
-        index: isize,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.index_axis(axis as isize, index, load_pointer)?))
+    derivation!(src, ndim, [axis: c_int, index: isize], out => |p| {
+        Ok(p.index_axis(axis as isize, index, load_pointer)?)
+    })
 }
 
 /// NumPy's basic indexing in one call: `src[items[0], ..., items[nitems - 1]]` with integers,
@@ -172,15 +162,7 @@ pub unsafe extern "C" fn mvs_reshape(
     order: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out, out_ndim; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        itemsize: isize,
-        out_ndim: c_int,
-        shape: *const isize,
-        order: c_int,
-        out: *mut mvs_slice
-    ) => |p| {
+    derivation!(src, ndim, [itemsize: isize, out_ndim: c_int, shape: *const isize, order: c_int], out, out_ndim => |p| {
         // SAFETY: per this function's contract.
         let shape = unsafe { array_arg(shape, ndim_arg(out_ndim)?, "shape")? };
         Ok(p.reshape(itemsize, shape, Order::from_char(order)?)?)
@@ -195,7 +177,7 @@ pub unsafe extern "C" fn mvs_reshape(
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
 #[no_mangle]
 pub unsafe extern "C" fn mvs_transpose(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) -> mvs_status {
-    derivation!(src, ndim, out; (src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) => |p| {
+    derivation!(src, ndim, [], out => |p| {
         Ok(p.transpose()?)
     })
 }
@@ -216,12 +198,7 @@ pub unsafe extern "C" fn mvs_permute(
     axes: *const c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        axes: *const c_int,
-        out: *mut mvs_slice
-    ) => |p| {
+    derivation!(src, ndim, [axes: *const c_int], out => |p| {
         // SAFETY: per this function's contract.
         let axes = widen(unsafe { array_arg(axes, p.ndim(), "axes")? });
         Ok(p.permute(&axes[..p.ndim()])?)
@@ -242,13 +219,7 @@ pub unsafe extern "C" fn mvs_swap_axes(
     axis2: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        axis1: c_int,
-        axis2: c_int,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.swap_axes(axis1 as isize, axis2 as isize)?))
+    derivation!(src, ndim, [axis1: c_int, axis2: c_int], out => |p| Ok(p.swap_axes(axis1 as isize, axis2 as isize)?))
 }
 
 /// Moves axes to new positions (`np.moveaxis(src, source, destination)`): axis `source[i]` of
@@ -271,14 +242,7 @@ pub unsafe extern "C" fn mvs_move_axes(
     count: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        source: *const c_int,
-        destination: *const c_int,
-        count: c_int,
-        out: *mut mvs_slice
-    ) => |p| {
+    derivation!(src, ndim, [source: *const c_int, destination: *const c_int, count: c_int], out => |p| {
         let k = usize::try_from(count)
             .ok()
             .filter(|&k| k <= p.ndim())
@@ -309,13 +273,7 @@ pub unsafe extern "C" fn mvs_broadcast_to(
     shape: *const isize,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        out_ndim: c_int,
-        shape: *const isize,
-        out: *mut mvs_slice
-    ) => |p| {
+    derivation!(src, ndim, [out_ndim: c_int, shape: *const isize], out => |p| {
         // SAFETY: per this function's contract.
         let shape = unsafe { array_arg(shape, ndim_arg(out_ndim)?, "shape")? };
         Ok(p.broadcast_to(shape)?)
@@ -336,12 +294,7 @@ pub unsafe extern "C" fn mvs_expand_dims(
     axis: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        axis: c_int,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.expand_dims(axis as isize)?))
+    derivation!(src, ndim, [axis: c_int], out => |p| Ok(p.expand_dims(axis as isize)?))
 }
 
 /// Removes `axis`, whose extent must be 1 (`np.squeeze(src, axis)`). As in NumPy, a 0-d view
@@ -358,12 +311,7 @@ pub unsafe extern "C" fn mvs_squeeze_axis(
     axis: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        axis: c_int,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.squeeze_axis(axis as isize)?))
+    derivation!(src, ndim, [axis: c_int], out => |p| Ok(p.squeeze_axis(axis as isize)?))
 }
 
 /// Removes every axis of extent 1 (`np.squeeze(src)`); `out_ndim` receives the result's number
@@ -409,14 +357,9 @@ pub unsafe extern "C" fn mvs_diagonal(
     axis2: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        offset: isize,
-        axis1: c_int,
-        axis2: c_int,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.diagonal(offset, axis1 as isize, axis2 as isize)?))
+    derivation!(src, ndim, [offset: isize, axis1: c_int, axis2: c_int], out => |p| {
+        Ok(p.diagonal(offset, axis1 as isize, axis2 as isize)?)
+    })
 }
 
 /// Reverses one axis (`src[..., ::-1, ...]`).
@@ -432,12 +375,7 @@ pub unsafe extern "C" fn mvs_flip_axis(
     axis: c_int,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        axis: c_int,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.flip_axis(axis as isize)?))
+    derivation!(src, ndim, [axis: c_int], out => |p| Ok(p.flip_axis(axis as isize)?))
 }
 
 /// Reverses every axis (`np.flip(src)`).
@@ -448,11 +386,7 @@ pub unsafe extern "C" fn mvs_flip_axis(
 /// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
 #[no_mangle]
 pub unsafe extern "C" fn mvs_flip(src: *const mvs_slice, ndim: c_int, out: *mut mvs_slice) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.flip()?))
+    derivation!(src, ndim, [], out => |p| Ok(p.flip()?))
 }
 
 /// Sliding windows along `axis` (`torch.Tensor.unfold(axis, window, step)`): `axis` becomes the
@@ -474,14 +408,9 @@ pub unsafe extern "C" fn mvs_sliding_window(
     step: isize,
     out: *mut mvs_slice,
 ) -> mvs_status {
-    derivation!(src, ndim, out; (
-        src: *const mvs_slice,
-        ndim: c_int,
-        axis: c_int,
-        window: isize,
-        step: isize,
-        out: *mut mvs_slice
-    ) => |p| Ok(p.sliding_window(axis as isize, window, step)?))
+    derivation!(src, ndim, [axis: c_int, window: isize, step: isize], out => |p| {
+        Ok(p.sliding_window(axis as isize, window, step)?)
+    })
 }
 
 /// Splits `axis` into `sections` pieces: equal ones (`np.split`, `uneven == 0`) or, with

@@ -37,18 +37,20 @@
 
 #![allow(non_camel_case_types)]
 
-/// The body of an exported derivation: `$op` (a closure from the source's [`Parts`] to a
-/// [`Derived`] result or a failure) of the view at `$src`, of `$ndim` dimensions, written to
-/// `$out`; `$args` are the exported function's parameters, all of them, in order. Two paths:
+/// The body of an exported derivation `fn mvs_...($src, $ndim, ..., $out)`: `$op` (a closure
+/// from the source's [`Parts`] to a [`Derived`] result or a failure) of the view at `$src`, of
+/// `$ndim` dimensions, written to `$out`. `[$args]` are the exported function's parameters
+/// between `$ndim` and `$out`, all of them, in order, with their types (cbindgen reads the
+/// function itself, so they are restated here). Two paths:
 ///
 /// - the usual one, a function for each number of dimensions up to 4 (the common ones), and
-///   for each number `$m` of the result's dimensions up to 4 when given, reached through a
-///   table with the caller's arguments still in place, for the sources that [`Parts::new`]
-///   finds usual (see [`derive_usual`]). `$op` is compiled for those numbers: every suboffset
-///   and overflow case folds away, walks over the axes are unrolled, the entries past them are
-///   known to be 0, and the result is built in registers and written once, constants stored
-///   directly. With `quick |s| $quick`, the usual path runs `$quick` instead, which checks the
-///   source itself (see [`derive_quick`]);
+///   for each number `$m` of the result's dimensions up to 4 when given (`$m` names one of
+///   `$args`), reached through a table with the caller's arguments still in place, for the
+///   sources that [`Parts::new`] finds usual (see [`derive_usual`]). `$op` is compiled for
+///   those numbers: every suboffset and overflow case folds away, walks over the axes are
+///   unrolled, the entries past them are known to be 0, and the result is built in registers
+///   and written once, constants stored directly. With `quick |s| $quick`, the usual path
+///   runs `$quick` instead, which checks the source itself (see [`derive_quick`]);
 /// - the checked one, a function out of line, for every other source, and for any failure on
 ///   the usual path, which it reports ([`derive_from`]).
 ///
@@ -62,12 +64,13 @@
 /// function has no frame and makes no call. Each choice measured faster; `make icount` guards
 /// them.
 macro_rules! derivation {
-    ($src:ident, $ndim:ident, $out:ident; $args:tt => |$p:ident| $op:expr) => {
+    ($src:ident, $ndim:ident, $args:tt, $out:ident => |$p:ident| $op:expr) => {
         derivation!(@paths $src, $ndim, $out, []; $args => |$p| $op;
             [usual::<0, 0>, usual::<1, 0>, usual::<2, 0>, usual::<3, 0>, usual::<4, 0>];
             $ndim as usize;)
     };
-    ($src:ident, $ndim:ident, $out:ident, $m:ident; $args:tt => |$p:ident| $op:expr $(; quick |$s:ident| $quick:expr)?) => {
+    ($src:ident, $ndim:ident, $args:tt, $out:ident, $m:ident => |$p:ident| $op:expr
+        $(; quick |$s:ident| $quick:expr)?) => {
         derivation!(@paths $src, $ndim, $out, [$m]; $args => |$p| $op;
             [usual::<0, 0>, usual::<0, 1>, usual::<0, 2>, usual::<0, 3>, usual::<0, 4>, checked, checked, checked,
              usual::<1, 0>, usual::<1, 1>, usual::<1, 2>, usual::<1, 3>, usual::<1, 4>, checked, checked, checked,
@@ -80,10 +83,11 @@ macro_rules! derivation {
             if (($ndim | $m) as u32) < 8 { (($ndim & 7) * 8 + ($m & 7)) as usize } else { 64 };
             $(|$s| $quick)?)
     };
-    (@paths $src:ident, $ndim:ident, $out:ident, [$($m:ident)?]; ($($arg:ident: $ty:ty),*) => |$p:ident| $op:expr;
+    (@paths $src:ident, $ndim:ident, $out:ident, [$($m:ident)?]; [$($arg:ident: $ty:ty),*] => |$p:ident| $op:expr;
         [$($path:expr),*]; $at:expr; $(|$s:ident| $quick:expr)?) => {{
         #[inline(never)]
-        unsafe extern "C" fn usual<const N: c_int, const M: c_int>($($arg: $ty),*) -> mvs_status {
+        unsafe extern "C" fn usual<const N: c_int, const M: c_int>(
+            $src: *const mvs_slice, $ndim: c_int, $($arg: $ty,)* $out: *mut mvs_slice) -> mvs_status {
             $(
                 debug_assert_eq!($m, M);
                 let $m: c_int = M;
@@ -93,21 +97,22 @@ macro_rules! derivation {
                 MVS_OK
             } else {
                 // SAFETY: the arguments of the exported function, per its contract.
-                unsafe { checked($($arg),*) }
+                unsafe { checked($src, $ndim, $($arg,)* $out) }
             }
         }
         #[inline(never)]
-        unsafe extern "C" fn checked($($arg: $ty),*) -> mvs_status {
+        unsafe extern "C" fn checked(
+            $src: *const mvs_slice, $ndim: c_int, $($arg: $ty,)* $out: *mut mvs_slice) -> mvs_status {
             let op = inline_op(#[inline(always)] move |$p: Parts<'_, RawPtr>| $op);
             // SAFETY: the arguments of the exported function, per its contract.
             unsafe { derive_from($src, $ndim, $out, op) }
         }
         // The checked path last, for every number out of the table's range: one jump, whose
         // target the caller's arguments reach unmoved.
-        type Path = unsafe extern "C" fn($($ty),*) -> mvs_status;
+        type Path = unsafe extern "C" fn(*const mvs_slice, c_int, $($ty,)* *mut mvs_slice) -> mvs_status;
         static PATHS: &[Path] = &[$($path,)* checked];
         // SAFETY: the arguments of the exported function, per its contract.
-        unsafe { PATHS[usize::min($at, PATHS.len() - 1)]($($arg),*) }
+        unsafe { PATHS[usize::min($at, PATHS.len() - 1)]($src, $ndim, $($arg,)* $out) }
     }};
     (@usual $src:ident, $ndim:ident, $n:ident, $out:ident; |$p:ident| $op:expr;) => {{
         let op = inline_op(#[inline(always)] move |$p: Parts<'_, RawPtr, true>| $op);

@@ -1,5 +1,6 @@
 //! Building views: contiguous and strided layouts, subviews of a contiguous block.
 
+use super::parts::chain;
 use super::*;
 
 /// The contiguous view of the first `ndim` extents of `shape` (checked by [`check_extents`]; the
@@ -21,38 +22,40 @@ pub(super) fn contiguous_view<P>(
     order: Order,
     fits: bool,
 ) -> Result<View<P>> {
-    // Views of up to 4 dimensions (most) need the first 4 strides only.
-    let strides = if ndim <= 4 {
-        contiguous_strides::<4>(itemsize, ndim, &shape, order, fits)?
-    } else {
-        contiguous_strides::<MAX_DIMS>(itemsize, ndim, &shape, order, fits)?
+    // Every stride is a partial product of the extents times `itemsize`: when the full product
+    // fits, they all do.
+    let next = |stride: isize, i: usize| match fits {
+        true => Some(stride.wrapping_mul(shape[i])),
+        false => stride.checked_mul(shape[i].max(1)),
     };
+    // Views of up to 4 dimensions (most) need the first 4 strides only.
+    let walked = match ndim <= 4 {
+        true => strides_walk::<4>(itemsize, ndim, order, next),
+        false => strides_walk::<MAX_DIMS>(itemsize, ndim, order, next),
+    };
+    let strides = walked.ok_or(Error::Overflow)?.0;
     Ok(View { data, ndim, shape, strides, suboffsets: [-1; MAX_DIMS] })
 }
 
-/// The contiguous strides of the first `ndim` entries of `shape`, in `order`; the entries from
-/// `ndim` on are 0. `N` bounds `ndim`, and the loop. Checked unless they are known to fit (see
-/// [`contiguous_view`]).
+/// The stride loop of a contiguous layout of `ndim` axes (at most `N`) in `order`: the
+/// innermost axis's stride is `itemsize`, each outer one `next(stride, i)` of the one inside it
+/// (axis `i`). `None` when `next` gives `None`; else the strides, 0 from `ndim` on, and
+/// `next` of the outermost, the layout's bytes.
 #[inline(always)]
-fn contiguous_strides<const N: usize>(
+fn strides_walk<const N: usize>(
     itemsize: isize,
     ndim: usize,
-    shape: &[isize; MAX_DIMS],
     order: Order,
-    fits: bool,
-) -> Result<[isize; MAX_DIMS]> {
-    // Every stride is a partial product of the extents times `itemsize`: when the full product
-    // fits, they all do.
-    let mut strides = [0; MAX_DIMS];
-    let mut stride = itemsize;
+    mut next: impl FnMut(isize, usize) -> Option<isize>,
+) -> Option<([isize; MAX_DIMS], isize)> {
+    let (mut strides, mut stride) = ([0; MAX_DIMS], itemsize);
+    // Over fixed positions, skipping those from `ndim` on: the strides stay at fixed indices.
     let mut step = |i: usize| {
-        if i >= ndim {
-            return Ok(());
+        if i < ndim {
+            strides[i] = stride;
+            stride = next(stride, i)?;
         }
-        strides[i] = stride;
-        let len = if fits { shape[i] } else { shape[i].max(1) };
-        stride = if fits { stride.wrapping_mul(len) } else { stride.checked_mul(len).ok_or(Error::Overflow)? };
-        Ok(())
+        Some(())
     };
     match order {
         Order::C => {
@@ -66,7 +69,7 @@ fn contiguous_strides<const N: usize>(
             }
         }
     }
-    Ok(strides)
+    Some((strides, stride))
 }
 
 impl<P: Addr> View<P> {
@@ -100,7 +103,7 @@ impl<P: Addr> View<P> {
 /// [`Parts::subview`] of a source read as stored, with nothing checked before: the C layer's
 /// usual path. `ndim` (at most [`MAX_DIMS`]) counts the source's axes; entries past it are
 /// ignored. `data` gives the source's data address, read once the result is known, and
-/// `order` is the C caller's `'C'` or `'F'`, read where the strides are built (read first,
+/// `order` is the C caller's `'C'` or `'F'`, read once the source is checked (read first,
 /// each held a register through the checks and measured slower, `make icount`). `None`
 /// when the checked path must run: for any argument it refuses, an indirect or non-contiguous
 /// source, a zero-size result, or a product that overflows; otherwise what
@@ -133,31 +136,15 @@ pub fn quick_subview<P: Addr>(
     // Most sources are C-contiguous with the strides a constructor gives: the strict rule,
     // which does not test extents against 1, accepts them with less work, and implies the
     // relaxed one with the same bytes.
-    let have = block_bytes(src_shape, src_strides, itemsize, Order::C, true)
-        .or_else(|| block_bytes(src_shape, src_strides, itemsize, Order::C, false))
-        .or_else(|| block_bytes(src_shape, src_strides, itemsize, Order::F, false))?;
+    let chained = |order, strict| chain(src_shape, src_strides, itemsize, order, strict, false).and_then(|(b, _)| b);
+    let have = chained(Order::C, true).or_else(|| chained(Order::C, false)).or_else(|| chained(Order::F, false))?;
     if offset < 0 || or_all(shape) < 0 || shape.len() > MAX_DIMS {
         return None;
     }
-    // The result's strides (at fixed indices, see [`contiguous_view`]), and after them its
-    // bytes. A loop of its own: `contiguous_strides` with a checked mode that keeps zero
-    // extents, returning its product, measured slower (`make icount` guards it).
-    let mut strides = [0; MAX_DIMS];
-    let mut need = itemsize;
-    match Order::from_char(order).ok()? {
-        Order::C => {
-            for i in (0..shape.len()).rev() {
-                strides[i] = need;
-                need = need.checked_mul(shape[i])?;
-            }
-        }
-        Order::F => {
-            for i in 0..shape.len() {
-                strides[i] = need;
-                need = need.checked_mul(shape[i])?;
-            }
-        }
-    }
+    // The result's strides (at fixed indices, see [`contiguous_view`]), and its bytes, zero
+    // extents kept (a zero-size result is left to the checked path, below).
+    let order = Order::from_char(order).ok()?;
+    let (strides, need) = strides_walk::<MAX_DIMS>(itemsize, shape.len(), order, |s, i| s.checked_mul(shape[i]))?;
     let start = offset.checked_mul(itemsize)?;
     // A zero-size result counts its zero extents as 1 in its strides: left to the checked path.
     if need == 0 || start.checked_add(need)? > have {
@@ -170,25 +157,6 @@ pub fn quick_subview<P: Addr>(
         strides,
         suboffsets: [-1; MAX_DIMS],
     })
-}
-
-/// The bytes of a view of `shape` and `strides` (extents not negative) when it is contiguous in
-/// `order` (every axis not of length 1 chains, the innermost stride being `itemsize`; with
-/// `strict`, Cython's rule, every axis); `None` when it is not, or when the product overflows.
-#[inline(always)]
-fn block_bytes(shape: &[isize], strides: &[isize], itemsize: isize, order: Order, strict: bool) -> Option<isize> {
-    let n = shape.len();
-    let mut expected = itemsize;
-    for k in 0..n {
-        let axis = if order == Order::C { n - 1 - k } else { k };
-        if strict || shape[axis] != 1 {
-            if strides[axis] != expected {
-                return None;
-            }
-            expected = expected.checked_mul(shape[axis])?;
-        }
-    }
-    Some(expected)
 }
 
 impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {

@@ -196,56 +196,24 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     }
 
     /// NumPy's basic indexing `self[items]`: integers, slices, new axes and at most one
-    /// ellipsis (an implicit one at the end when absent). `items` is walked twice (counted,
-    /// then applied), so any cloneable iterator of items or item references will do. Indirect
-    /// axes follow PEP 3118 as in [`Parts::slice_axis`] and [`Parts::index_axis`].
-    #[inline(always)]
-    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
-    pub fn index<I>(&self, items: I, deref: impl FnMut(P) -> P) -> Result<View<P>>
-    where
-        I: IntoIterator,
-        I::Item: Borrow<Item>,
-        I::IntoIter: Clone,
-    {
-        let mut out = View::empty(self.data);
-        self.index_into(items, deref, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Parts::index`], building the result in `out`, a view with no axis ([`View::empty`], at
-    /// any address: it is moved to the source's), whose content is unspecified on error. The C
-    /// layer writes `out` from where it was built: the index result is built at variable
-    /// indices, so it lives in memory, and returning it copies it (a `memcpy` call). It is not
-    /// cleared here again: that measured slower (`make icount` guards it).
+    /// ellipsis (an implicit one at the end when absent), indirect axes as in
+    /// [`Parts::slice_axis`] and [`Parts::index_axis`]; the result is built in `out`, a view with
+    /// no axis ([`View::empty`], at any address). The result is built at variable indices, so it
+    /// lives in memory: the C layer writes `out` from where it was built.
     ///
-    /// [`Parts::index_usual`] first, then [`Parts::index_checked`].
+    /// This is the first of two passes, for a usual source (every axis direct and small, as
+    /// [`Parts::new`] tests) and items with no ellipsis (which needs the count of the items
+    /// after it): each item checked as it comes. False, with `out` emptied, for any other source
+    /// or items, and on any failure, which may not be the first error in NumPy's order:
+    /// [`Parts::index_checked`] then reports it. One pass measured faster than counting the
+    /// items first (`make icount` guards it).
     #[inline(always)]
-    #[cfg(test)] // The in-place form, for the tests; the C layer derives from `Parts`.
-    pub fn index_into<I>(&self, items: I, mut deref: impl FnMut(P) -> P, out: &mut View<P>) -> Result<()>
-    where
-        I: IntoIterator,
-        I::Item: Borrow<Item>,
-        I::IntoIter: Clone,
-    {
-        let items = items.into_iter();
-        if self.index_usual(items.clone(), &mut deref, out) {
-            return Ok(());
-        }
-        self.index_checked(items, deref, out)
-    }
-
-    /// [`Parts::index_into`] in one pass, each item checked as it comes, for a usual source
-    /// (every axis direct and small, as [`Parts::new`] tests) and items with no ellipsis (which
-    /// needs the count of the items after it). False, with `out` emptied ([`View::empty`]), for
-    /// any other source or items, and on any failure, which may not be the first error in
-    /// NumPy's order: [`Parts::index_checked`] then reports it. One pass measured faster than
-    /// counting the items first (`make icount` guards it).
-    #[inline(always)]
-    pub fn index_usual<I>(&self, items: I, deref: impl FnMut(P) -> P, out: &mut View<P>) -> bool
-    where
-        I: IntoIterator,
-        I::Item: Borrow<Item>,
-    {
+    pub fn index_usual(
+        &self,
+        items: impl IntoIterator<Item: Borrow<Item>>,
+        deref: impl FnMut(P) -> P,
+        out: &mut View<P>,
+    ) -> bool {
         let Some(usual) = self.usual() else { return false };
         out.data = self.data;
         if let Ok(true) = usual.build_index(items.into_iter(), deref, None, true, true, out) {
@@ -255,16 +223,17 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
         false
     }
 
-    /// [`Parts::index_into`] in two passes: the items are counted and checked as NumPy does
-    /// (several ellipses, too many indices, too many dimensions are reported before any bad
-    /// index), then applied.
+    /// [`Parts::index_usual`] for any source and items, in two passes over `items` (so any
+    /// cloneable iterator of items or item references will do): the items are counted and
+    /// checked as NumPy does (several ellipses, too many indices, too many dimensions are
+    /// reported before any bad index), then applied. `out`'s content is unspecified on error.
     #[inline(always)]
-    pub fn index_checked<I>(&self, items: I, deref: impl FnMut(P) -> P, out: &mut View<P>) -> Result<()>
-    where
-        I: IntoIterator,
-        I::Item: Borrow<Item>,
-        I::IntoIter: Clone,
-    {
+    pub fn index_checked(
+        &self,
+        items: impl IntoIterator<Item: Borrow<Item>, IntoIter: Clone>,
+        deref: impl FnMut(P) -> P,
+        out: &mut View<P>,
+    ) -> Result<()> {
         let items = items.into_iter();
         let (mut consumed, mut added, mut ellipses) = (0usize, 0usize, 0usize);
         for item in items.clone() {

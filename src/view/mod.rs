@@ -160,7 +160,7 @@ pub fn check_ndim(ndim: isize) -> Result<usize> {
 /// The span of the axes given by `shape` and `strides`: the bytes between the lowest and
 /// highest element addresses (without following suboffsets), the sum of `(len - 1) * |stride|`,
 /// 0 for a zero-size view. Every offset the operations compute lies within it, so a view whose
-/// span fits in `isize` cannot make them overflow unnoticed; [`View::new`] and
+/// span fits in `isize` cannot make them overflow unnoticed; [`Parts::new`] and
 /// [`View::strided`] refuse the others.
 #[inline]
 fn span(shape: &[isize], strides: &[isize]) -> Result<isize> {

@@ -7,13 +7,13 @@ use super::index::{slice_indices, wrap_index, SourceAxis};
 use super::*;
 
 /// A view's parts, borrowed where they are stored (a C caller's `mvs_slice`, or a [`View`]),
-/// checked as [`View::new`] checks them. Entries past `ndim` never affect a result, so they need
+/// checked as [`Parts::new`] checks them. Entries past `ndim` never affect a result, so they need
 /// not be normalised.
 ///
 /// The hottest derivations (slice and index of one axis, transpose, subview, reshape, basic
 /// indexing) read their source from `Parts` and return a new view: the C layer reads the caller's
 /// source in place, and the result, built in registers (in memory for basic indexing, see
-/// [`Parts::index_into`]), is written once to the caller's output. Derived in place in a local
+/// [`Parts::index_usual`]), is written once to the caller's output. Derived in place in a local
 /// `View` (which stays in memory, as any array indexed by a variable does) and copied out, a
 /// slice, an index and a transpose each measured slower (`make besttime`, when `Parts` was
 /// introduced).
@@ -164,43 +164,16 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
 
     /// The number of items (checked) when the view is contiguous in `order` (NumPy's relaxed
     /// rule, or Cython's strict one: see [`View::is_contiguous`]), `None` otherwise; every axis
-    /// must be direct ([`Parts::direct`]). One walk from the innermost axis checks the strides
-    /// and counts.
+    /// must be direct ([`Parts::direct`]).
     #[inline(always)]
     pub(super) fn contiguous_items(&self, itemsize: isize, order: Order, strict: bool) -> Option<Result<isize>> {
-        let n = self.ndim;
-        // None once the product overflows isize: it then equals no stride.
-        let mut expected = Some(itemsize);
-        // Exact when `expected` ends as a number: a zero extent makes it 0; otherwise every
-        // partial product is at most the item count, and `expected` is its bytes.
-        let mut count = 1isize;
-        // A loop over positions, not `all` over a closure: the compiler leaves the closure out
-        // of line once `derivation!` compiles its caller for each number of dimensions.
-        let mut contiguous = true;
-        for k in 0..n {
-            let axis = match order {
-                Order::C => n - 1 - k,
-                Order::F => k,
-            };
-            let (len, stride) = (self.shape[axis], self.strides[axis]);
-            count = count.wrapping_mul(len);
-            if strict || len != 1 {
-                if expected != Some(stride) {
-                    contiguous = false;
-                    break;
-                }
-                // Known small, the stride times its extent is below 2^59.
-                expected = if self.known_small() { Some(stride.wrapping_mul(len)) } else { stride.checked_mul(len) };
-            }
-        }
-        if !contiguous {
+        let (shape, strides) = (&self.shape[..self.ndim], &self.strides[..self.ndim]);
+        match chain(shape, strides, itemsize, order, strict, self.known_small()) {
             // The relaxed rule takes every zero-size view as contiguous.
-            return (!strict && self.shape[..n].contains(&0)).then_some(Ok(0));
+            None => (!strict && shape.contains(&0)).then_some(Ok(0)),
+            Some((Some(_), count)) => Some(Ok(count)),
+            Some((None, _)) => Some(product(shape)),
         }
-        Some(match expected {
-            Some(_) => Ok(count),
-            None => product(&self.shape[..n]),
-        })
     }
 
     /// These parts, known to be direct: an error when an axis is indirect.
@@ -399,4 +372,41 @@ impl<P: Addr> WithAxis<P> {
         v.strides[self.axis] = self.stride;
         v
     }
+}
+
+/// The contiguity walk: from the innermost axis in `order`, each axis (with `strict`, Cython's
+/// rule, every one; else, NumPy's, each not of length 1) must have for stride the bytes of the
+/// axes inside it, `itemsize` for the innermost. `None` when an axis does not chain; else the
+/// bytes of the whole (`None` when their product overflows, unless `small` says that no stride
+/// times its extent can) and the item count (exact when the bytes are: a zero extent makes
+/// both 0; otherwise every partial count is below the bytes).
+#[inline(always)]
+pub(super) fn chain(
+    shape: &[isize],
+    strides: &[isize],
+    itemsize: isize,
+    order: Order,
+    strict: bool,
+    small: bool,
+) -> Option<(Option<isize>, isize)> {
+    let n = shape.len();
+    // `None` once the product overflows isize: it then equals no stride.
+    let (mut bytes, mut count) = (Some(itemsize), 1isize);
+    // A loop over positions, not `all` over a closure: the compiler leaves the closure out of
+    // line once `derivation!` compiles its caller for each number of dimensions.
+    for k in 0..n {
+        let axis = match order {
+            Order::C => n - 1 - k,
+            Order::F => k,
+        };
+        let (len, stride) = (shape[axis], strides[axis]);
+        count = count.wrapping_mul(len);
+        if strict || len != 1 {
+            if bytes != Some(stride) {
+                return None;
+            }
+            bytes = if small { Some(stride.wrapping_mul(len)) } else { stride.checked_mul(len) };
+        }
+    }
+    Some((bytes, count))
 }

@@ -67,26 +67,32 @@ in_place! {
 
 impl<P: Addr> View<P> {
     /// A view from its parts, checked as [`Parts::new`] checks them.
-    pub fn new(
-        data: P,
-        ndim: isize,
-        shape: &[isize; MAX_DIMS],
-        strides: &[isize; MAX_DIMS],
-        suboffsets: &[isize; MAX_DIMS],
-    ) -> Result<Self> {
+    pub fn new(data: P, ndim: isize, shape: &Entries, strides: &Entries, suboffsets: &Entries) -> Result<Self> {
         Ok(Parts::new(data, ndim, shape, strides, suboffsets)?.view())
     }
 
-    /// [`Parts::index`] in place.
-    pub fn index<I>(&mut self, items: I, deref: impl FnMut(P) -> P) -> Result<()>
-    where
-        I: IntoIterator,
-        I::Item: core::borrow::Borrow<Item>,
-        I::IntoIter: Clone,
-    {
-        *self = self.parts().index(items, deref)?;
+    /// [`index`] in place.
+    fn index(&mut self, items: impl IndexItems, deref: impl FnMut(P) -> P) -> Result<()> {
+        *self = index(&self.parts(), items, deref)?;
         Ok(())
     }
+}
+
+/// The items of a basic index, as [`Parts::index_checked`] takes them.
+trait IndexItems: IntoIterator<Item: core::borrow::Borrow<Item>, IntoIter: Clone> {}
+impl<I: IntoIterator<Item: core::borrow::Borrow<Item>, IntoIter: Clone>> IndexItems for I {}
+
+/// One array of a view's parts.
+type Entries = [isize; MAX_DIMS];
+
+/// `p[items]`, as the C layer derives it: [`Parts::index_usual`], then [`Parts::index_checked`]
+/// when it declines.
+fn index<P: Addr, const U: bool>(p: &Parts<'_, P, U>, items: impl IndexItems, mut deref: impl FnMut(P) -> P) -> Result<View<P>> {
+    let (items, mut out) = (items.into_iter(), View::empty(p.view().data));
+    if !p.index_usual(items.clone(), &mut deref, &mut out) {
+        p.index_checked(items, deref, &mut out)?;
+    }
+    Ok(out)
 }
 
 /// Data address of the generated views: far from 0 so that negative strides stay positive.

@@ -43,7 +43,7 @@ proptest! {
         );
         prop_assert_eq!(p.index_axis(axis, index, fake_deref), v.derive(|w| w.index_axis(axis, index, fake_deref)));
         prop_assert_eq!(p.transpose(), v.derive(|w| w.transpose()));
-        prop_assert_eq!(p.index(&items, fake_deref), v.derive(|w| w.index(&items, fake_deref)));
+        prop_assert_eq!(super::index(&p, &items, fake_deref), v.derive(|w| w.index(&items, fake_deref)));
     }
 }
 
