@@ -109,6 +109,7 @@ pub unsafe extern "C" fn mvs_subview(
     }; quick |s| {
         // SAFETY: per this function's contract.
         let shape = unsafe { array_arg(shape, out_ndim as usize, "shape") }.ok()?;
+        let order = Order::from_char(order).ok()?;
         let v = view::quick_subview(|| RawPtr(s.data), ndim, &s.shape, &s.strides, &s.suboffsets, itemsize, offset, shape, order);
         v.map(|v| (v, shape.as_ptr()))
     })

@@ -102,9 +102,8 @@ impl<P: Addr> View<P> {
 
 /// [`Parts::subview`] of a source read as stored, with nothing checked before: the C layer's
 /// usual path. `ndim` (at most [`MAX_DIMS`]) counts the source's axes; entries past it are
-/// ignored. `data` gives the source's data address, read once the result is known, and
-/// `order` is the C caller's `'C'` or `'F'`, read once the source is checked (read first,
-/// each held a register through the checks and measured slower, `make icount`). `None`
+/// ignored. `data` gives the source's data address, read once the result is known (read
+/// first, it held a register through the checks and measured slower: `make icount`). `None`
 /// when the checked path must run: for any argument it refuses, an indirect or non-contiguous
 /// source, a zero-size result, or a product that overflows; otherwise what
 /// [`Parts::subview`] gives.
@@ -125,7 +124,7 @@ pub fn quick_subview<P: Addr>(
     itemsize: isize,
     offset: isize,
     shape: &[isize],
-    order: i32,
+    order: Order,
 ) -> Option<View<P>> {
     let (src_shape, src_strides) = (&src_shape[..ndim], &src_strides[..ndim]);
     // Negative when every axis is direct and no extent negative.
@@ -143,7 +142,6 @@ pub fn quick_subview<P: Addr>(
     }
     // The result's strides (at fixed indices, see [`contiguous_view`]), and its bytes, zero
     // extents kept (a zero-size result is left to the checked path, below).
-    let order = Order::from_char(order).ok()?;
     let (strides, need) = strides_walk::<MAX_DIMS>(itemsize, shape.len(), order, |s, i| s.checked_mul(shape[i]))?;
     let start = offset.checked_mul(itemsize)?;
     // A zero-size result counts its zero extents as 1 in its strides: left to the checked path.
