@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Table of the `views` benchmark: median ns per call, ratio to the floor, target, pass/fail.
+"""Table of the `views` benchmark: median ns per call, ratio to the floor, target, pass/fail;
+then the operations measured against what a Rust user would write instead (ndarray), in the
+same run.
 
 Usage (from the repository root, after `make bench` or `cargo bench --bench views`):
 
@@ -27,6 +29,15 @@ TARGETS = {
     "reshape": 5,
     "reshape_noncontig": 5,
     "index": 5,
+    "permute": 2,
+    "swap_axes": 2,
+    "move_axes": 2,
+}
+# Operations that must be no slower than what a user would write instead, in the same run.
+RIVALS = {
+    "permute": "ndarray_permuted_axes",
+    "swap_axes": "ndarray_swap_axes",
+    "move_axes": "ndarray_permuted_axes",
 }
 
 
@@ -59,8 +70,17 @@ def main() -> int:
             if result == "FAIL":
                 failed.append(name)
         print(f"| {name} | {medians[name]:.1f} | {ratio:.2f}x | {target_s} | {result} |")
+    print("\n| op | median ns | rival | rival ns | ratio | result |")
+    print("|---|---:|---|---:|---:|---|")
+    for name, rival in RIVALS.items():
+        if name in medians and rival in medians:
+            ratio = medians[name] / medians[rival]
+            result = "pass" if ratio <= 1 else "FAIL"
+            if result == "FAIL":
+                failed.append(f"{name} (against {rival})")
+            print(f"| {name} | {medians[name]:.1f} | {rival} | {medians[rival]:.1f} | {ratio:.2f}x | {result} |")
     if failed:
-        print(f"\n{len(failed)} of {len(TARGETS)} targets missed: {', '.join(failed)}")
+        print(f"\n{len(failed)} of {len(TARGETS) + len(RIVALS)} targets missed: {', '.join(failed)}")
     return 1 if failed and "--check" in sys.argv[1:] else 0
 
 

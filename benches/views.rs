@@ -132,9 +132,31 @@ fn views(c: &mut Criterion) {
     let out_ndim_ptr: *mut c_int = &mut out_ndim;
     bench!("index", s, |s, o| mvs_index(s, 4, items.as_ptr(), 4, o, out_ndim_ptr));
 
-    // No target: reported for completeness.
+    // Targets: within 2x of the floor, and no slower than ndarray's `permuted_axes` (below).
     let axes: [c_int; 4] = [2, 0, 3, 1];
     bench!("permute", s, |s, o| mvs_permute(s, 4, axes.as_ptr(), o));
+    bench!("swap_axes", s, |s, o| mvs_swap_axes(s, 4, 0, 3, o));
+    let (from, to): ([c_int; 1], [c_int; 1]) = ([0], [-1]);
+    bench!("move_axes", s, |s, o| mvs_move_axes(s, 4, from.as_ptr(), to.as_ptr(), 1, o));
+    // What a Rust user writes instead: the same permutations of an ndarray view of the same
+    // buffer, of a static number of dimensions (its fastest form) and of a dynamic one (as
+    // ours), each from an opaque source, the result made opaque.
+    let nd = ndarray::ArrayView4::from_shape(SHAPE.map(|n| n as usize), &buffer[..]).unwrap();
+    let nd_dyn = nd.clone().into_dyn();
+    let ax = axes.map(|a| a as usize);
+    g.bench_function("ndarray_permuted_axes", |b| b.iter(|| black_box(black_box(&nd).clone().permuted_axes(ax))));
+    g.bench_function("ndarray_swap_axes", |b| {
+        b.iter(|| {
+            let mut v = black_box(&nd).clone();
+            v.swap_axes(0, 3);
+            black_box(v)
+        })
+    });
+    g.bench_function("ndarray_dyn_permuted_axes", |b| {
+        b.iter(|| black_box(black_box(&nd_dyn).clone().permuted_axes(&ax[..])))
+    });
+
+    // No target: reported for completeness.
     let wide: [isize; 5] = [3, 8, 16, 32, 64];
     bench!("broadcast_to", s, |s, o| mvs_broadcast_to(s, 4, 5, wide.as_ptr(), o));
     bench!("diagonal", s, |s, o| mvs_diagonal(s, 4, 1, 2, 3, o));
@@ -147,9 +169,6 @@ fn views(c: &mut Criterion) {
     check(unsafe { mvs_expand_dims(&src.0, 4, 2, &mut expanded.0) }, "mvs_expand_dims");
     bench!("squeeze_axis", &expanded.0, |s, o| mvs_squeeze_axis(s, 5, 2, o));
     bench!("squeeze", &expanded.0, |s, o| mvs_squeeze(s, 5, o, out_ndim_ptr));
-    bench!("swap_axes", s, |s, o| mvs_swap_axes(s, 4, 0, 3, o));
-    let (from, to): ([c_int; 1], [c_int; 1]) = ([0], [-1]);
-    bench!("move_axes", s, |s, o| mvs_move_axes(s, 4, from.as_ptr(), to.as_ptr(), 1, o));
     // Four outputs: `o` is unused, the pieces go to `pieces`.
     let mut pieces = [mvs_slice::default(); 4];
     let pieces_ptr: *mut mvs_slice = pieces.as_mut_ptr();

@@ -18,16 +18,7 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
         if axes.len() != self.ndim {
             return Err(Error::Count { what: "axis count", count: axes.len() as isize });
         }
-        let mut from = [0; MAX_DIMS];
-        let mut seen = 0u32;
-        for (i, &axis) in axes.iter().enumerate() {
-            let a = self.axis(axis)?;
-            if seen & (1 << a) != 0 {
-                return Err(Error::RepeatedAxis { axis: a });
-            }
-            seen |= 1 << a;
-            from[i] = a;
-        }
+        let (from, _) = self.distinct_axes(axes)?;
         Ok(p.gather(self.ndim, |i| from[i]))
     }
 
@@ -46,32 +37,37 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
         if source.len() != destination.len() || source.len() > self.ndim {
             return Err(Error::Count { what: "moved axis count", count: source.len() as isize });
         }
-        let (src, dst) = (self.distinct_axes(source)?, self.distinct_axes(destination)?);
-        let k = source.len();
-        // Fill the destinations first, then the remaining slots with the other axes in order.
-        let mut axes = [-1isize; MAX_DIMS];
-        for i in 0..k {
-            axes[dst[i]] = src[i] as isize;
+        let ((src, moved), (dst, placed)) = (self.distinct_axes(source)?, self.distinct_axes(destination)?);
+        let p = self.direct()?;
+        // The moved axes at their destinations, then the others, in order, in the free slots.
+        let mut from = [0; MAX_DIMS];
+        for i in 0..source.len() {
+            from[dst[i]] = src[i];
         }
-        let mut rest = (0..self.ndim).filter(|a| !src[..k].contains(a));
-        for slot in axes[..self.ndim].iter_mut().filter(|s| **s < 0) {
-            *slot = rest.next().map_or(0, |a| a as isize);
+        let mut next = 0;
+        for (slot, from) in from[..self.ndim].iter_mut().enumerate() {
+            if placed & (1 << slot) == 0 {
+                next += (moved >> next).trailing_ones() as usize;
+                *from = next;
+                next += 1;
+            }
         }
-        self.permute(&axes[..self.ndim])
+        Ok(p.gather(self.ndim, |i| from[i]))
     }
 
-    /// `axes` normalized, each named once.
+    /// `axes` normalized, each named once, and the set of them (bit `a` for axis `a`).
     #[inline(always)]
-    fn distinct_axes(&self, axes: &[isize]) -> Result<[usize; MAX_DIMS]> {
-        let mut out = [0usize; MAX_DIMS];
+    fn distinct_axes(&self, axes: &[isize]) -> Result<([usize; MAX_DIMS], u32)> {
+        let (mut out, mut seen) = ([0usize; MAX_DIMS], 0u32);
         for (i, &axis) in axes.iter().enumerate() {
             let a = self.axis(axis)?;
-            if out[..i].contains(&a) {
+            if seen & (1 << a) != 0 {
                 return Err(Error::RepeatedAxis { axis: a });
             }
+            seen |= 1 << a;
             out[i] = a;
         }
-        Ok(out)
+        Ok((out, seen))
     }
 
     /// A new axis of length 1 (stride 0) at `axis` of the result (`np.expand_dims`): `axis`
