@@ -200,8 +200,7 @@ pub unsafe extern "C" fn mvs_permute(
 ) -> mvs_status {
     derivation!(src, ndim, [axes: *const c_int], out => |p| {
         // SAFETY: per this function's contract.
-        let axes = widen(unsafe { array_arg(axes, p.ndim(), "axes")? });
-        Ok(p.permute(&axes[..p.ndim()])?)
+        Ok(p.permute(unsafe { array_arg(axes, p.ndim(), "axes")? })?)
     })
 }
 
@@ -249,8 +248,7 @@ pub unsafe extern "C" fn mvs_move_axes(
             .ok_or(view::Error::Count { what: "moved axis count", count: count as isize })?;
         // SAFETY: per this function's contract.
         let (s, d) = unsafe { (array_arg(source, k, "source")?, array_arg(destination, k, "destination")?) };
-        let (s, d) = (widen(s), widen(d));
-        Ok(p.move_axes(&s[..k], &d[..k])?)
+        Ok(p.move_axes(s, d)?)
     })
 }
 
@@ -482,13 +480,4 @@ fn to_item(item: &mvs_index_item) -> Item {
         MVS_ITEM_NEWAXIS => Item::NewAxis,
         _ => Item::Ellipsis,
     }
-}
-
-/// The `c_int` axes in `axes` as `isize`, in a fixed array (the caller checked the length).
-fn widen(axes: &[c_int]) -> [isize; MVS_MAX_DIMS] {
-    let mut out = [0isize; MVS_MAX_DIMS];
-    for (o, &a) in out.iter_mut().zip(axes) {
-        *o = a as isize;
-    }
-    out
 }

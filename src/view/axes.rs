@@ -2,6 +2,24 @@
 
 use super::*;
 
+/// An axis number in an array of them (negatives count from the end): `isize`, or C's `int`
+/// (an array the C caller gives, read in place).
+pub trait Axis: Copy {
+    fn index(self) -> isize;
+}
+
+impl Axis for isize {
+    fn index(self) -> isize {
+        self
+    }
+}
+
+impl Axis for i32 {
+    fn index(self) -> isize {
+        self as isize
+    }
+}
+
 impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// The axes in reverse order (`a.T`).
     #[inline(always)]
@@ -13,7 +31,7 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// Axis `i` of the result is axis `axes[i]` of this view (`np.transpose(a, axes)`); `axes`
     /// must name every axis once, negatives counting from the end.
     #[inline(always)]
-    pub fn permute(&self, axes: &[isize]) -> Result<View<P>> {
+    pub fn permute(&self, axes: &[impl Axis]) -> Result<View<P>> {
         let p = self.direct()?;
         if axes.len() != self.ndim {
             return Err(Error::Count { what: "axis count", count: axes.len() as isize });
@@ -33,9 +51,20 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     /// `np.moveaxis(a, source, destination)`: each `source[i]` moves to `destination[i]`, the
     /// other axes keep their order.
     #[inline(always)]
-    pub fn move_axes(&self, source: &[isize], destination: &[isize]) -> Result<View<P>> {
+    pub fn move_axes(&self, source: &[impl Axis], destination: &[impl Axis]) -> Result<View<P>> {
         if source.len() != destination.len() || source.len() > self.ndim {
             return Err(Error::Count { what: "moved axis count", count: source.len() as isize });
+        }
+        if let ([s], [d]) = (source, destination) {
+            // One axis (the common case): the axes between `s` and `d` shift by one towards `s`.
+            let (s, d) = (self.axis(s.index())?, self.axis(d.index())?);
+            let (lo, hi) = (s.min(d), s.max(d));
+            let shift = |i: usize| if s < d { i + 1 } else { i.wrapping_sub(1) };
+            return Ok(self.direct()?.gather(self.ndim, |i| match i {
+                _ if i == d => s,
+                _ if lo <= i && i <= hi => shift(i),
+                _ => i,
+            }));
         }
         let ((src, moved), (dst, placed)) = (self.distinct_axes(source)?, self.distinct_axes(destination)?);
         let p = self.direct()?;
@@ -57,10 +86,10 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
 
     /// `axes` normalized, each named once, and the set of them (bit `a` for axis `a`).
     #[inline(always)]
-    fn distinct_axes(&self, axes: &[isize]) -> Result<([usize; MAX_DIMS], u32)> {
+    fn distinct_axes(&self, axes: &[impl Axis]) -> Result<([usize; MAX_DIMS], u32)> {
         let (mut out, mut seen) = ([0usize; MAX_DIMS], 0u32);
         for (i, &axis) in axes.iter().enumerate() {
-            let a = self.axis(axis)?;
+            let a = self.axis(axis.index())?;
             if seen & (1 << a) != 0 {
                 return Err(Error::RepeatedAxis { axis: a });
             }

@@ -19,6 +19,7 @@ mod reshape;
 mod split;
 mod window;
 
+pub use axes::Axis;
 pub use construct::quick_subview;
 pub use error::{Error, Kind, Result};
 pub use index::Item;

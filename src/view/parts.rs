@@ -282,18 +282,18 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
     #[inline(always)]
     pub(super) fn gather(&self, ndim: usize, from: impl Fn(usize) -> usize) -> View<P> {
         let keep = &KEEP[ndim];
-        let from = |i: usize| from(i) & (MAX_DIMS - 1);
-        View {
-            data: self.data,
-            ndim,
-            shape: core::array::from_fn(|i| self.shape[from(i)] & keep[i]),
-            strides: core::array::from_fn(|i| self.strides[from(i)] & keep[i]),
-            suboffsets: if self.known_direct() {
-                [-1; MAX_DIMS]
-            } else {
-                core::array::from_fn(|i| stored_suboffset(self.suboffsets[from(i)]) | !keep[i])
-            },
+        let mut v = View { data: self.data, ndim, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] };
+        // A loop over fixed positions, unrolled: `core::array::from_fn` is left out of line once
+        // its closure grows.
+        for i in 0..MAX_DIMS {
+            let f = from(i) & (MAX_DIMS - 1);
+            v.shape[i] = self.shape[f] & keep[i];
+            v.strides[i] = self.strides[f] & keep[i];
+            if !self.known_direct() {
+                v.suboffsets[i] = stored_suboffset(self.suboffsets[f]) | !keep[i];
+            }
         }
+        v
     }
 }
 
