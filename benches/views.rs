@@ -142,12 +142,12 @@ fn views(c: &mut Criterion) {
     // buffer, of a static number of dimensions (its fastest form) and of a dynamic one (as
     // ours), each from an opaque source, the result made opaque.
     let nd = ndarray::ArrayView4::from_shape(SHAPE.map(|n| n as usize), &buffer[..]).unwrap();
-    let nd_dyn = nd.clone().into_dyn();
+    let nd_dyn = nd.into_dyn();
     let ax = axes.map(|a| a as usize);
-    g.bench_function("ndarray_permuted_axes", |b| b.iter(|| black_box(black_box(&nd).clone().permuted_axes(ax))));
+    g.bench_function("ndarray_permuted_axes", |b| b.iter(|| black_box((*black_box(&nd)).permuted_axes(ax))));
     g.bench_function("ndarray_swap_axes", |b| {
         b.iter(|| {
-            let mut v = black_box(&nd).clone();
+            let mut v = *black_box(&nd);
             v.swap_axes(0, 3);
             black_box(v)
         })

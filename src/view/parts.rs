@@ -285,12 +285,12 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
         let mut v = View { data: self.data, ndim, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] };
         // A loop over fixed positions, unrolled: `core::array::from_fn` is left out of line once
         // its closure grows.
-        for i in 0..MAX_DIMS {
+        for (i, &keep) in keep.iter().enumerate() {
             let f = from(i) & (MAX_DIMS - 1);
-            v.shape[i] = self.shape[f] & keep[i];
-            v.strides[i] = self.strides[f] & keep[i];
+            v.shape[i] = self.shape[f] & keep;
+            v.strides[i] = self.strides[f] & keep;
             if !self.known_direct() {
-                v.suboffsets[i] = stored_suboffset(self.suboffsets[f]) | !keep[i];
+                v.suboffsets[i] = stored_suboffset(self.suboffsets[f]) | !keep;
             }
         }
         v
