@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test readme-example bench icount besttime miri clean
+.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -252,13 +252,21 @@ bench: bench-cython
 # The Cython bridge against Cython's own slicing, NumPy and a pointer cast, and its copies
 # against NumPy's and Cython's, from Python (prints tables; missed targets are reported, not
 # failures).
-bench-cython: $(PKG)
+bench-cython: bench-bridge
 	$(CYBUILD) benches/cython_bench.pyx --out $(BUILD)/benches/cython --name cython_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
 	$(CYBUILD) benches/copy_bench.pyx --out $(BUILD)/benches/copy --name copy_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/copy $(VPY) benches/copy_bench.py
+
+# The typed helpers against Cython's own slicing as users write it (fresh local, reassigned,
+# returned), built with gcc and, when installed, clang (benches/bridge_bench.py).
+bench-bridge: $(PKG)
+	CC=gcc $(CYBUILD) benches/bridge_bench.pyx --out $(BUILD)/benches/bridge_gcc --name bridge_bench_gcc >/dev/null
+	if command -v clang >/dev/null; then CC=clang $(CYBUILD) benches/bridge_bench.pyx --out $(BUILD)/benches/bridge_clang \
+	  --name bridge_bench_clang >/dev/null; fi
+	PYTHONPATH=$(BUILD)/benches/bridge_gcc:$(BUILD)/benches/bridge_clang $(VPY) benches/bridge_bench.py
 
 # The hot derivations and every other single-view derivation, called from C (benches/icount.c):
 # instructions per call under callgrind (stable under machine load), and the best of 30
