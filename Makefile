@@ -263,9 +263,10 @@ bench-cython: bench-bridge
 # The typed helpers against Cython's own slicing as users write it (fresh local, reassigned,
 # returned), built with gcc and, when installed, clang (benches/bridge_bench.py).
 bench-bridge: $(PKG)
-	CC=gcc $(CYBUILD) benches/bridge_bench.pyx --out $(BUILD)/benches/bridge_gcc --name bridge_bench_gcc >/dev/null
-	if command -v clang >/dev/null; then CC=clang $(CYBUILD) benches/bridge_bench.pyx --out $(BUILD)/benches/bridge_clang \
-	  --name bridge_bench_clang >/dev/null; fi
+	$(VPY) tools/render_tempita.py benches/bridge_bench.pyx.in $(BUILD)/benches/bridge_bench.pyx
+	CC=gcc $(CYBUILD) $(BUILD)/benches/bridge_bench.pyx --out $(BUILD)/benches/bridge_gcc --name bridge_bench_gcc >/dev/null
+	if command -v clang >/dev/null; then CC=clang $(CYBUILD) $(BUILD)/benches/bridge_bench.pyx \
+	  --out $(BUILD)/benches/bridge_clang --name bridge_bench_clang >/dev/null; fi
 	PYTHONPATH=$(BUILD)/benches/bridge_gcc:$(BUILD)/benches/bridge_clang $(VPY) benches/bridge_bench.py
 
 # The hot derivations and every other single-view derivation, called from C (benches/icount.c):

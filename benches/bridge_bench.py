@@ -14,7 +14,7 @@ flat:
 
 (Cython cannot make a 2-D view of a flat buffer in nogil code; its nearest operation, a 1-D
 slice of the same buffer, is the baseline of `subview`.) Each is timed in three forms
-(benches/bridge_bench.pyx): `fresh`, a `cdef inline noexcept nogil` function per iteration
+(benches/bridge_bench.pyx.in): `fresh`, a `cdef inline noexcept nogil` function per iteration
 whose fresh local takes the view; `loop`, the view reassigned to one local in the loop;
 `return`, a `noexcept nogil` function returning the view. The source is made opaque every
 iteration (an empty asm statement on its address), so nothing is hoisted.

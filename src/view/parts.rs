@@ -32,6 +32,7 @@ pub struct Parts<'a, P, const USUAL: bool = false> {
     /// [`View::parts_direct`]): false says nothing.
     direct: bool,
 }
+
 /// Whether the first `n` axes (of `shape`, `strides`, `suboffsets`) are direct, with extents in
 /// `0..2^30` and strides in `-2^29..2^29`: one test, which the derivations then know without
 /// looking again. Entries past `n` are cleared through the mask of the axes below it.
