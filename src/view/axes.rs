@@ -5,6 +5,7 @@ use super::*;
 /// An axis number in an array of them (negatives count from the end): `isize`, or C's `int`
 /// (an array the C caller gives, read in place).
 pub trait Axis: Copy {
+    /// The axis number.
     fn index(self) -> isize;
 }
 
