@@ -1,4 +1,4 @@
-/* The inline constructors of mvs_inline.h against the library's: for 1,000,000 random inputs
+/* The inline constructors and derivations of mvs_inline.h against the library's. The constructors: for 1,000,000 random inputs
  * (valid and not: negative, zero and huge extents, strides that overflow, every ndim from -1 to
  * 9, item sizes from -1 up, orders 'C', 'F' and others, NULL shape and output), the same
  * status, the same output bytes (both outputs start from the same random bytes, so an output
@@ -25,6 +25,69 @@ static ptrdiff_t extent(void) {
     case 3: return PTRDIFF_MAX - pick(2);
     default: return 1 + pick(6);
   }
+}
+
+/* A stride: mostly a small multiple of 8 of either sign, sometimes 0, odd or huge. */
+static ptrdiff_t stride(void) {
+  switch (pick(40)) {
+    case 0: return 0;
+    case 1: return (ptrdiff_t)1 << (28 + pick(8));
+    case 2: return -((ptrdiff_t)1 << (28 + pick(8)));
+    case 3: return PTRDIFF_MAX - pick(2);
+    case 4: return 1 + pick(7);
+    default: return 8 * (pick(65) - 32);
+  }
+}
+
+/* A slice bound: mostly small of either sign, sometimes MVS_NONE or huge. */
+static ptrdiff_t bound(void) {
+  switch (pick(10)) {
+    case 0: return MVS_NONE;
+    case 1: return PTRDIFF_MAX - pick(2);
+    case 2: return MVS_NONE + 1 + pick(2);
+    default: return pick(21) - 10;
+  }
+}
+
+/* MVS_INLINE_SLICE_AXIS against mvs_slice_axis on random sources (direct or not, extents and
+   strides small, zero, negative or huge, junk past ndim) and arguments (in range
+   and not): where it takes a case, the library succeeds with the same output bytes (also with
+   the output at the source); where it declines, it writes nothing. */
+static void slice_axis(long cases) {
+  static const ptrdiff_t steps[] = {MVS_NONE, 0, 1, -1, 2, -2, 3, -3, 7, PTRDIFF_MAX, -PTRDIFF_MAX};
+  long taken = 0, declined = 0, mismatches = 0, k;
+  for (k = 0; k < cases; k++) {
+    mvs_slice src, a, b, before;
+    int i, ok, ndim = pick(10) ? (int)pick(5) : (int)pick(11) - 1, in_place = pick(4) == 0;
+    int axis = pick(10) ? (int)pick(2 * (ndim > 0 ? ndim : 1) + 1) - ndim : (int)pick(21) - 10;
+    ptrdiff_t start = bound(), stop = bound(), step = steps[pick(11)];
+    mvs_status status;
+    for (i = 0; i < (int)sizeof src; i++) ((unsigned char *)&src)[i] = (unsigned char)next_random();
+    for (i = 0; i < 8; i++) {
+      src.shape[i] = pick(8) == 0 ? extent() : 1 + pick(6);
+      src.strides[i] = stride();
+      src.suboffsets[i] = pick(30) == 0 ? pick(64) : pick(30) == 0 ? MVS_NONE + pick(4) : -1;
+    }
+    for (i = 0; i < (int)sizeof a; i++) ((unsigned char *)&a)[i] = (unsigned char)next_random();
+    if (in_place) a = src;
+    b = before = a;
+    status = mvs_slice_axis(in_place ? &a : &src, ndim, axis, start, stop, step, &a);
+    if (in_place) {
+      MVS_INLINE_SLICE_AXIS(b, b, ndim, axis, start, stop, step, ok);
+    } else {
+      MVS_INLINE_SLICE_AXIS(b, src, ndim, axis, start, stop, step, ok);
+    }
+    if (ok ? status != MVS_OK || memcmp(&a, &b, sizeof a) != 0 : memcmp(&b, &before, sizeof b) != 0) {
+      if (++mismatches <= 10)
+        fprintf(stderr, "MISMATCH slice_axis case %ld: ndim %d axis %d start %td stop %td step %td: library %d, inline %s\n",
+                k, ndim, axis, start, stop, step, status, ok ? "took it" : "declined and wrote");
+    }
+    if (ok) taken++; else declined++;
+  }
+  CHECK_EQ(mismatches, 0);
+  CHECK(taken > cases / 4 && declined > cases / 10); /* both paths are exercised */
+  printf("test_inline: %ld cases of MVS_INLINE_SLICE_AXIS: %ld taken inline, %ld left to the library; %ld mismatches\n",
+         cases, taken, declined, mismatches);
 }
 
 int main(void) {
@@ -56,6 +119,7 @@ int main(void) {
     if (sa >= 0 && sa <= MVS_ERR_ALLOC) statuses[sa]++;
   }
   CHECK_EQ(mismatches, 0);
+  slice_axis(cases);
   /* The cases reach the inline path and the library's refusals alike. */
   CHECK(statuses[MVS_OK] > cases / 10);
   CHECK(statuses[MVS_ERR_SHAPE] > 0 && statuses[MVS_ERR_OVERFLOW] > 0 && statuses[MVS_ERR_NDIM] > 0);

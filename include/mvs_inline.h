@@ -1,5 +1,5 @@
-/* Inline versions of memviewslice's constructors of views, for bindings that build views in a
- * hot loop (memviewslice's Cython helpers from_pointer_Nd use them): the same result, status
+/* Inline versions of memviewslice's constructors of views and of its commonest derivations, for
+ * bindings that make views in a hot loop (memviewslice's Cython helpers use them): the same result, status
  * and output as the library's function for every input (c_tests/test_inline.c compares them on
  * 1,000,000 random cases and on every error), computed inline for the common case, and the
  * library's call for everything else, so that every error and message is the library's.
@@ -38,5 +38,53 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
     }
     return MVS_OK;
 }
+
+/* The inline part of mvs_slice_axis(src, ndim, axis, start, stop, step, dst), on any struct with
+   mvs_slice's fields (an mvs_slice, or Cython's __Pyx_memviewslice): when `ndim` is in 1..=8,
+   `axis` names an axis, `step` is not 0 and every axis is direct with an extent in 0..2^30 and
+   a stride in -2^29..2^29, writes the library's result to `dst` field by
+   field (fields, not through a pointer, so that a compiler keeps both in registers) and sets
+   `ok` to 1; otherwise sets `ok` to 0 and writes nothing, and the library must be called.
+   `dst` may be `src`. c_tests/test_inline.c compares it with the library. */
+#define MVS_INLINE_SLICE_AXIS(dst, src, ndim, axis, start, stop, step, ok)                                      \
+    do {                                                                                                         \
+        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis), mvs_k_;                          \
+        ptrdiff_t mvs_b0_ = (start), mvs_b1_ = (stop), mvs_st_ = (step), mvs_len_, mvs_first_, mvs_last_;      \
+        ptrdiff_t mvs_count_ = 0, mvs_stride_;                                                                   \
+        (ok) = mvs_n_ >= 1 && mvs_n_ <= 8 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_ &&       \
+               mvs_st_ != 0;                                                                                     \
+        for (mvs_k_ = 0; (ok) && mvs_k_ < mvs_n_; mvs_k_++)                                                      \
+            (ok) = (src).suboffsets[mvs_k_] < 0 && (size_t)(src).shape[mvs_k_] < ((size_t)1 << 30) &&          \
+                   (size_t)(src).strides[mvs_k_] + ((size_t)1 << 29) < ((size_t)1 << 30);                       \
+        if (ok) {                                                                                                \
+            mvs_len_ = (src).shape[mvs_ax_];                                                                     \
+            mvs_stride_ = (src).strides[mvs_ax_];                                                                \
+            if (mvs_st_ == MVS_NONE) mvs_st_ = 1;                                                                \
+            if (mvs_st_ > 0) {                                                                                   \
+                mvs_first_ = mvs_b0_ < 0 ? (mvs_b0_ + mvs_len_ > 0 ? mvs_b0_ + mvs_len_ : 0)                   \
+                                         : (mvs_b0_ < mvs_len_ ? mvs_b0_ : mvs_len_);                           \
+                mvs_last_ = mvs_b1_ == MVS_NONE ? mvs_len_                                                       \
+                            : mvs_b1_ < 0   ? (mvs_b1_ + mvs_len_ > 0 ? mvs_b1_ + mvs_len_ : 0)                 \
+                                            : (mvs_b1_ < mvs_len_ ? mvs_b1_ : mvs_len_);                         \
+                if (mvs_last_ > mvs_first_) mvs_count_ = (mvs_last_ - mvs_first_ - 1) / mvs_st_ + 1;             \
+            } else {                                                                                             \
+                mvs_first_ = mvs_b0_ == MVS_NONE ? mvs_len_ - 1                                                  \
+                             : mvs_b0_ < 0      ? (mvs_b0_ + mvs_len_ > -1 ? mvs_b0_ + mvs_len_ : -1)           \
+                                                : (mvs_b0_ < mvs_len_ - 1 ? mvs_b0_ : mvs_len_ - 1);             \
+                mvs_last_ = mvs_b1_ < 0 ? (mvs_b1_ + mvs_len_ > -1 ? mvs_b1_ + mvs_len_ : -1)                   \
+                                        : (mvs_b1_ < mvs_len_ - 1 ? mvs_b1_ : mvs_len_ - 1);                     \
+                if (mvs_first_ > mvs_last_) mvs_count_ = (mvs_first_ - mvs_last_ - 1) / -mvs_st_ + 1;            \
+            }                                                                                                    \
+            (dst).memview = (src).memview;                                                                       \
+            (dst).data = mvs_count_ > 0 ? (src).data + mvs_first_ * mvs_stride_ : (src).data;                    \
+            for (mvs_k_ = 0; mvs_k_ < 8; mvs_k_++) {                                                             \
+                (dst).shape[mvs_k_] = mvs_k_ == mvs_ax_ ? mvs_count_ : mvs_k_ < mvs_n_ ? (src).shape[mvs_k_] : 0; \
+                (dst).strides[mvs_k_] = mvs_k_ == mvs_ax_ && mvs_count_ > 1 ? mvs_stride_ * mvs_st_             \
+                                        : mvs_k_ < mvs_n_                  ? (src).strides[mvs_k_]              \
+                                                                           : 0;                                  \
+                (dst).suboffsets[mvs_k_] = -1;                                                                   \
+            }                                                                                                    \
+        }                                                                                                        \
+    } while (0)
 
 #endif /* MVS_INLINE_H */

@@ -240,9 +240,27 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
         __PYX_INC_MEMVIEW(&__mvs_r, 0); \
     }
 
+/* The body of a helper with an inline fast path (mvs_inline.h): the fast path (the variable
+   arguments, as they expand to commas) writes __mvs_f from the fields of `a` and sets __mvs_ok,
+   or declines; then `slow`, the library's call, runs as in __MVS_PYX_BODY on __mvs_a, a copy of
+   `a`. Neither takes the address of `a` or of __mvs_f
+   (but for the acquisition, inline), so the compiler can keep both in registers, as it does
+   Cython's own slicing. A view with no memview is the library's to refuse. */
+#define __MVS_PYX_FAST_BODY(a, slow, ...) \
+    __Pyx_memviewslice __mvs_f; \
+    int __mvs_ok = 0; \
+    if ((a).memview) __VA_ARGS__; \
+    if (__mvs_ok) { \
+        __PYX_INC_MEMVIEW(&__mvs_f, 0); \
+    } else { \
+        __Pyx_memviewslice __mvs_a = (a); \
+        __mvs_f = __MVS_PYX_VIEW(slow, -1); \
+    }
+
 /* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
 #if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
 #define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
+#define __MVS_PYX_FAST(a, slow, ...) __extension__({ __MVS_PYX_FAST_BODY(a, slow, __VA_ARGS__) __mvs_f; })
 #define __mvs_pyx_adopt(owner) __extension__({ __mvs_pyx_adopt_body(owner) __mvs_a; })
 #define __MVS_PYX_FILL(dst, ndim, T, value) __extension__({ __MVS_PYX_FILL_BODY(dst, ndim, T, value) __mvs_rc; })
 #define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
@@ -250,6 +268,8 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #elif defined(__cplusplus)
 #define __MVS_PYX_VIEW(call, expected) \
     ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
+#define __MVS_PYX_FAST(a, slow, ...) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_FAST_BODY(a, slow, __VA_ARGS__) return __mvs_f; }())
 #define __mvs_pyx_adopt(owner) ([&]() -> __Pyx_memviewslice { __mvs_pyx_adopt_body(owner) return __mvs_a; }())
 #define __MVS_PYX_FILL(dst, ndim, T, value) ([&]() -> int { __MVS_PYX_FILL_BODY(dst, ndim, T, value) return __mvs_rc; }())
 #define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
@@ -262,7 +282,7 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
    memoryview), read back as a typed memoryview. */
 #define __mvs_pyx_from_slice(s) __MVS_PYX_VIEW((memcpy(&__mvs_r, (s), sizeof __mvs_r), MVS_OK), -1)
 
-#define __mvs_pyx_slice_axis_1d(a, axis, start, stop, step) __MVS_PYX_VIEW(mvs_slice_axis(__mvs_pyx_src(a), 1, axis, start, stop, step, (mvs_slice *)&__mvs_r), -1)
+#define __mvs_pyx_slice_axis_1d(a, axis, start, stop, step) __MVS_PYX_FAST(a, mvs_slice_axis(__mvs_pyx_src(__mvs_a), 1, axis, start, stop, step, (mvs_slice *)&__mvs_r), MVS_INLINE_SLICE_AXIS(__mvs_f, (a), 1, (axis), (start), (stop), (step), __mvs_ok))
 #define __mvs_pyx_flip_axis_1d(a, axis) __MVS_PYX_VIEW(mvs_flip_axis(__mvs_pyx_src(a), 1, axis, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_flip_1d(a) __MVS_PYX_VIEW(mvs_flip(__mvs_pyx_src(a), 1, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_transpose_1d(a) __MVS_PYX_VIEW(mvs_transpose(__mvs_pyx_src(a), 1, (mvs_slice *)&__mvs_r), -1)
@@ -286,7 +306,7 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #define __mvs_pyx_broadcast_to_1d_6d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 1, 6, shape, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_index_1d_7d(a, items, nitems) __MVS_PYX_VIEW(mvs_index(__mvs_pyx_src(a), 1, items, nitems, (mvs_slice *)&__mvs_r, &__mvs_nd), 7)
 #define __mvs_pyx_broadcast_to_1d_7d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 1, 7, shape, (mvs_slice *)&__mvs_r), -1)
-#define __mvs_pyx_slice_axis_2d(a, axis, start, stop, step) __MVS_PYX_VIEW(mvs_slice_axis(__mvs_pyx_src(a), 2, axis, start, stop, step, (mvs_slice *)&__mvs_r), -1)
+#define __mvs_pyx_slice_axis_2d(a, axis, start, stop, step) __MVS_PYX_FAST(a, mvs_slice_axis(__mvs_pyx_src(__mvs_a), 2, axis, start, stop, step, (mvs_slice *)&__mvs_r), MVS_INLINE_SLICE_AXIS(__mvs_f, (a), 2, (axis), (start), (stop), (step), __mvs_ok))
 #define __mvs_pyx_flip_axis_2d(a, axis) __MVS_PYX_VIEW(mvs_flip_axis(__mvs_pyx_src(a), 2, axis, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_flip_2d(a) __MVS_PYX_VIEW(mvs_flip(__mvs_pyx_src(a), 2, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_transpose_2d(a) __MVS_PYX_VIEW(mvs_transpose(__mvs_pyx_src(a), 2, (mvs_slice *)&__mvs_r), -1)
@@ -313,7 +333,7 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #define __mvs_pyx_broadcast_to_2d_6d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 2, 6, shape, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_index_2d_7d(a, items, nitems) __MVS_PYX_VIEW(mvs_index(__mvs_pyx_src(a), 2, items, nitems, (mvs_slice *)&__mvs_r, &__mvs_nd), 7)
 #define __mvs_pyx_broadcast_to_2d_7d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 2, 7, shape, (mvs_slice *)&__mvs_r), -1)
-#define __mvs_pyx_slice_axis_3d(a, axis, start, stop, step) __MVS_PYX_VIEW(mvs_slice_axis(__mvs_pyx_src(a), 3, axis, start, stop, step, (mvs_slice *)&__mvs_r), -1)
+#define __mvs_pyx_slice_axis_3d(a, axis, start, stop, step) __MVS_PYX_FAST(a, mvs_slice_axis(__mvs_pyx_src(__mvs_a), 3, axis, start, stop, step, (mvs_slice *)&__mvs_r), MVS_INLINE_SLICE_AXIS(__mvs_f, (a), 3, (axis), (start), (stop), (step), __mvs_ok))
 #define __mvs_pyx_flip_axis_3d(a, axis) __MVS_PYX_VIEW(mvs_flip_axis(__mvs_pyx_src(a), 3, axis, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_flip_3d(a) __MVS_PYX_VIEW(mvs_flip(__mvs_pyx_src(a), 3, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_transpose_3d(a) __MVS_PYX_VIEW(mvs_transpose(__mvs_pyx_src(a), 3, (mvs_slice *)&__mvs_r), -1)
@@ -340,7 +360,7 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #define __mvs_pyx_broadcast_to_3d_6d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 3, 6, shape, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_index_3d_7d(a, items, nitems) __MVS_PYX_VIEW(mvs_index(__mvs_pyx_src(a), 3, items, nitems, (mvs_slice *)&__mvs_r, &__mvs_nd), 7)
 #define __mvs_pyx_broadcast_to_3d_7d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 3, 7, shape, (mvs_slice *)&__mvs_r), -1)
-#define __mvs_pyx_slice_axis_4d(a, axis, start, stop, step) __MVS_PYX_VIEW(mvs_slice_axis(__mvs_pyx_src(a), 4, axis, start, stop, step, (mvs_slice *)&__mvs_r), -1)
+#define __mvs_pyx_slice_axis_4d(a, axis, start, stop, step) __MVS_PYX_FAST(a, mvs_slice_axis(__mvs_pyx_src(__mvs_a), 4, axis, start, stop, step, (mvs_slice *)&__mvs_r), MVS_INLINE_SLICE_AXIS(__mvs_f, (a), 4, (axis), (start), (stop), (step), __mvs_ok))
 #define __mvs_pyx_flip_axis_4d(a, axis) __MVS_PYX_VIEW(mvs_flip_axis(__mvs_pyx_src(a), 4, axis, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_flip_4d(a) __MVS_PYX_VIEW(mvs_flip(__mvs_pyx_src(a), 4, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_transpose_4d(a) __MVS_PYX_VIEW(mvs_transpose(__mvs_pyx_src(a), 4, (mvs_slice *)&__mvs_r), -1)
@@ -367,7 +387,7 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #define __mvs_pyx_broadcast_to_4d_6d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 4, 6, shape, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_index_4d_7d(a, items, nitems) __MVS_PYX_VIEW(mvs_index(__mvs_pyx_src(a), 4, items, nitems, (mvs_slice *)&__mvs_r, &__mvs_nd), 7)
 #define __mvs_pyx_broadcast_to_4d_7d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 4, 7, shape, (mvs_slice *)&__mvs_r), -1)
-#define __mvs_pyx_slice_axis_5d(a, axis, start, stop, step) __MVS_PYX_VIEW(mvs_slice_axis(__mvs_pyx_src(a), 5, axis, start, stop, step, (mvs_slice *)&__mvs_r), -1)
+#define __mvs_pyx_slice_axis_5d(a, axis, start, stop, step) __MVS_PYX_FAST(a, mvs_slice_axis(__mvs_pyx_src(__mvs_a), 5, axis, start, stop, step, (mvs_slice *)&__mvs_r), MVS_INLINE_SLICE_AXIS(__mvs_f, (a), 5, (axis), (start), (stop), (step), __mvs_ok))
 #define __mvs_pyx_flip_axis_5d(a, axis) __MVS_PYX_VIEW(mvs_flip_axis(__mvs_pyx_src(a), 5, axis, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_flip_5d(a) __MVS_PYX_VIEW(mvs_flip(__mvs_pyx_src(a), 5, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_transpose_5d(a) __MVS_PYX_VIEW(mvs_transpose(__mvs_pyx_src(a), 5, (mvs_slice *)&__mvs_r), -1)
@@ -394,7 +414,7 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #define __mvs_pyx_broadcast_to_5d_6d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 5, 6, shape, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_index_5d_7d(a, items, nitems) __MVS_PYX_VIEW(mvs_index(__mvs_pyx_src(a), 5, items, nitems, (mvs_slice *)&__mvs_r, &__mvs_nd), 7)
 #define __mvs_pyx_broadcast_to_5d_7d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 5, 7, shape, (mvs_slice *)&__mvs_r), -1)
-#define __mvs_pyx_slice_axis_6d(a, axis, start, stop, step) __MVS_PYX_VIEW(mvs_slice_axis(__mvs_pyx_src(a), 6, axis, start, stop, step, (mvs_slice *)&__mvs_r), -1)
+#define __mvs_pyx_slice_axis_6d(a, axis, start, stop, step) __MVS_PYX_FAST(a, mvs_slice_axis(__mvs_pyx_src(__mvs_a), 6, axis, start, stop, step, (mvs_slice *)&__mvs_r), MVS_INLINE_SLICE_AXIS(__mvs_f, (a), 6, (axis), (start), (stop), (step), __mvs_ok))
 #define __mvs_pyx_flip_axis_6d(a, axis) __MVS_PYX_VIEW(mvs_flip_axis(__mvs_pyx_src(a), 6, axis, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_flip_6d(a) __MVS_PYX_VIEW(mvs_flip(__mvs_pyx_src(a), 6, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_transpose_6d(a) __MVS_PYX_VIEW(mvs_transpose(__mvs_pyx_src(a), 6, (mvs_slice *)&__mvs_r), -1)
@@ -421,7 +441,7 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #define __mvs_pyx_squeeze_6d_6d(a) __MVS_PYX_VIEW(mvs_squeeze(__mvs_pyx_src(a), 6, (mvs_slice *)&__mvs_r, &__mvs_nd), 6)
 #define __mvs_pyx_index_6d_7d(a, items, nitems) __MVS_PYX_VIEW(mvs_index(__mvs_pyx_src(a), 6, items, nitems, (mvs_slice *)&__mvs_r, &__mvs_nd), 7)
 #define __mvs_pyx_broadcast_to_6d_7d(a, shape) __MVS_PYX_VIEW(mvs_broadcast_to(__mvs_pyx_src(a), 6, 7, shape, (mvs_slice *)&__mvs_r), -1)
-#define __mvs_pyx_slice_axis_7d(a, axis, start, stop, step) __MVS_PYX_VIEW(mvs_slice_axis(__mvs_pyx_src(a), 7, axis, start, stop, step, (mvs_slice *)&__mvs_r), -1)
+#define __mvs_pyx_slice_axis_7d(a, axis, start, stop, step) __MVS_PYX_FAST(a, mvs_slice_axis(__mvs_pyx_src(__mvs_a), 7, axis, start, stop, step, (mvs_slice *)&__mvs_r), MVS_INLINE_SLICE_AXIS(__mvs_f, (a), 7, (axis), (start), (stop), (step), __mvs_ok))
 #define __mvs_pyx_flip_axis_7d(a, axis) __MVS_PYX_VIEW(mvs_flip_axis(__mvs_pyx_src(a), 7, axis, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_flip_7d(a) __MVS_PYX_VIEW(mvs_flip(__mvs_pyx_src(a), 7, (mvs_slice *)&__mvs_r), -1)
 #define __mvs_pyx_transpose_7d(a) __MVS_PYX_VIEW(mvs_transpose(__mvs_pyx_src(a), 7, (mvs_slice *)&__mvs_r), -1)

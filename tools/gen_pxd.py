@@ -45,11 +45,12 @@ class Helper:
     """One helper: `name` from an `src`-d view to a `dst`-d one. `params` are its C parameters
     after the view; `call` is the library call, naming the source `{s}`, the source ndim `{n}`,
     the item size `{isz}` (for helpers declared per dtype) and the output `{o}`; `check_ndim`
-    for calls that report the result's ndim."""
+    for calls that report the result's ndim; `fast`, an inline fast path of mvs_inline.h (naming
+    the source ndim `{n}`) tried before the call (see __MVS_PYX_FAST_BODY)."""
 
-    def __init__(self, name, src, dst, params, call, doc, check_ndim=False):
+    def __init__(self, name, src, dst, params, call, doc, check_ndim=False, fast=None):
         self.name, self.src, self.dst, self.params = name, src, dst, params
-        self.call, self.doc, self.check_ndim = call, doc, check_ndim
+        self.call, self.doc, self.check_ndim, self.fast = call, doc, check_ndim, fast
         self.per_dtype = "{isz}" in call
 
     def cname(self, code=None):
@@ -62,6 +63,10 @@ class Helper:
         out = "(mvs_slice *)&__mvs_r, &__mvs_nd" if self.check_ndim else "(mvs_slice *)&__mvs_r"
         call = self.call.format(s="__mvs_pyx_src(a)", n=self.src, isz=size, o=out)
         expected = self.dst if self.check_ndim else -1
+        if self.fast:
+            slow = self.call.format(s="__mvs_pyx_src(__mvs_a)", n=self.src, isz=size, o=out)
+            fast = self.fast.format(n=self.src)
+            return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_FAST(a, {slow}, {fast})\n"
         return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_VIEW({call}, {expected})\n"
 
     def pxd(self, code, ctype):
@@ -85,7 +90,8 @@ def helpers():
     for n in NDIMS:
         H(f"slice_axis_{n}d", n, n, ["int axis", "Py_ssize_t start", "Py_ssize_t stop", "Py_ssize_t step"],
           "mvs_slice_axis({s}, {n}, axis, start, stop, step, {o})",
-          "a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).")
+          "a[..., start:stop:step, ...] on `axis` (MVS_NONE for an omitted bound).",
+          fast="MVS_INLINE_SLICE_AXIS(__mvs_f, (a), {n}, (axis), (start), (stop), (step), __mvs_ok)")
         H(f"flip_axis_{n}d", n, n, ["int axis"], "mvs_flip_axis({s}, {n}, axis, {o})", "a reversed along `axis`.")
         H(f"flip_{n}d", n, n, [], "mvs_flip({s}, {n}, {o})", "a reversed along every axis.")
         H(f"transpose_{n}d", n, n, [], "mvs_transpose({s}, {n}, {o})", "a.T")
@@ -370,9 +376,27 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
         __PYX_INC_MEMVIEW(&__mvs_r, 0); \
     }
 
+/* The body of a helper with an inline fast path (mvs_inline.h): the fast path (the variable
+   arguments, as they expand to commas) writes __mvs_f from the fields of `a` and sets __mvs_ok,
+   or declines; then `slow`, the library's call, runs as in __MVS_PYX_BODY on __mvs_a, a copy of
+   `a`. Neither takes the address of `a` or of __mvs_f
+   (but for the acquisition, inline), so the compiler can keep both in registers, as it does
+   Cython's own slicing. A view with no memview is the library's to refuse. */
+#define __MVS_PYX_FAST_BODY(a, slow, ...) \
+    __Pyx_memviewslice __mvs_f; \
+    int __mvs_ok = 0; \
+    if ((a).memview) __VA_ARGS__; \
+    if (__mvs_ok) { \
+        __PYX_INC_MEMVIEW(&__mvs_f, 0); \
+    } else { \
+        __Pyx_memviewslice __mvs_a = (a); \
+        __mvs_f = __MVS_PYX_VIEW(slow, -1); \
+    }
+
 /* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
 #if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
 #define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
+#define __MVS_PYX_FAST(a, slow, ...) __extension__({ __MVS_PYX_FAST_BODY(a, slow, __VA_ARGS__) __mvs_f; })
 #define __mvs_pyx_adopt(owner) __extension__({ __mvs_pyx_adopt_body(owner) __mvs_a; })
 #define __MVS_PYX_FILL(dst, ndim, T, value) __extension__({ __MVS_PYX_FILL_BODY(dst, ndim, T, value) __mvs_rc; })
 #define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
@@ -380,6 +404,8 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #elif defined(__cplusplus)
 #define __MVS_PYX_VIEW(call, expected) \
     ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
+#define __MVS_PYX_FAST(a, slow, ...) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_FAST_BODY(a, slow, __VA_ARGS__) return __mvs_f; }())
 #define __mvs_pyx_adopt(owner) ([&]() -> __Pyx_memviewslice { __mvs_pyx_adopt_body(owner) return __mvs_a; }())
 #define __MVS_PYX_FILL(dst, ndim, T, value) ([&]() -> int { __MVS_PYX_FILL_BODY(dst, ndim, T, value) return __mvs_rc; }())
 #define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
