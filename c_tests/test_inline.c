@@ -49,18 +49,21 @@ static ptrdiff_t bound(void) {
   }
 }
 
-/* MVS_INLINE_SLICE_AXIS against mvs_slice_axis on random sources (direct or not, extents and
-   strides small, zero, negative or huge, junk past ndim) and arguments (in range
-   and not): where it takes a case, the library succeeds with the same output bytes (also with
-   the output at the source); where it declines, it writes nothing. */
-static void slice_axis(long cases) {
+/* MVS_INLINE_SLICE_AXIS, MVS_INLINE_INDEX_AXIS and MVS_INLINE_TRANSPOSE against the library,
+   on random sources (direct or not, extents and strides small, zero, negative or huge, junk
+   past ndim) and arguments (in range and not): where one takes a case, the library succeeds
+   with the same output bytes (also with the output at the source, but for the transpose); where
+   it declines, it writes nothing. */
+static void derivations(long cases) {
   static const ptrdiff_t steps[] = {MVS_NONE, 0, 1, -1, 2, -2, 3, -3, 7, PTRDIFF_MAX, -PTRDIFF_MAX};
-  long taken = 0, declined = 0, mismatches = 0, k;
+  static const char *names[] = {"slice_axis", "index_axis", "transpose"};
+  long taken[3] = {0}, declined[3] = {0}, mismatches = 0, k;
   for (k = 0; k < cases; k++) {
     mvs_slice src, a, b, before;
-    int i, ok, ndim = pick(10) ? (int)pick(5) : (int)pick(11) - 1, in_place = pick(4) == 0;
+    int i, ok, op = (int)pick(3), ndim = pick(10) ? (int)pick(5) : (int)pick(11) - 1;
+    int in_place = op != 2 && pick(4) == 0;
     int axis = pick(10) ? (int)pick(2 * (ndim > 0 ? ndim : 1) + 1) - ndim : (int)pick(21) - 10;
-    ptrdiff_t start = bound(), stop = bound(), step = steps[pick(11)];
+    ptrdiff_t start = op == 1 && pick(2) ? pick(13) - 6 : bound(), stop = bound(), step = steps[pick(11)];
     mvs_status status;
     for (i = 0; i < (int)sizeof src; i++) ((unsigned char *)&src)[i] = (unsigned char)next_random();
     for (i = 0; i < 8; i++) {
@@ -68,26 +71,35 @@ static void slice_axis(long cases) {
       src.strides[i] = stride();
       src.suboffsets[i] = pick(30) == 0 ? pick(64) : pick(30) == 0 ? MVS_NONE + pick(4) : -1;
     }
+    /* Indexing an indirect first axis reads the pointer stored there: none is stored here. */
+    if (op == 1 && src.suboffsets[0] >= 0) src.suboffsets[0] = -1;
     for (i = 0; i < (int)sizeof a; i++) ((unsigned char *)&a)[i] = (unsigned char)next_random();
     if (in_place) a = src;
     b = before = a;
-    status = mvs_slice_axis(in_place ? &a : &src, ndim, axis, start, stop, step, &a);
-    if (in_place) {
-      MVS_INLINE_SLICE_AXIS(b, b, ndim, axis, start, stop, step, ok);
-    } else {
-      MVS_INLINE_SLICE_AXIS(b, src, ndim, axis, start, stop, step, ok);
+    switch (op) {
+      case 0: status = mvs_slice_axis(in_place ? &a : &src, ndim, axis, start, stop, step, &a); break;
+      case 1: status = mvs_index_axis(in_place ? &a : &src, ndim, axis, start, &a); break;
+      default: status = mvs_transpose(&src, ndim, &a); break;
+    }
+    switch (op + 3 * in_place) {
+      case 0: MVS_INLINE_SLICE_AXIS(b, src, ndim, axis, start, stop, step, ok); break;
+      case 3: MVS_INLINE_SLICE_AXIS(b, b, ndim, axis, start, stop, step, ok); break;
+      case 1: MVS_INLINE_INDEX_AXIS(b, src, ndim, axis, start, ok); break;
+      case 4: MVS_INLINE_INDEX_AXIS(b, b, ndim, axis, start, ok); break;
+      default: MVS_INLINE_TRANSPOSE(b, src, ndim, ok); break;
     }
     if (ok ? status != MVS_OK || memcmp(&a, &b, sizeof a) != 0 : memcmp(&b, &before, sizeof b) != 0) {
       if (++mismatches <= 10)
-        fprintf(stderr, "MISMATCH slice_axis case %ld: ndim %d axis %d start %td stop %td step %td: library %d, inline %s\n",
-                k, ndim, axis, start, stop, step, status, ok ? "took it" : "declined and wrote");
+        fprintf(stderr, "MISMATCH %s case %ld: ndim %d axis %d start %td stop %td step %td: library %d, inline %s\n",
+                names[op], k, ndim, axis, start, stop, step, status, ok ? "took it" : "declined and wrote");
     }
-    if (ok) taken++; else declined++;
+    if (ok) taken[op]++; else declined[op]++;
   }
   CHECK_EQ(mismatches, 0);
-  CHECK(taken > cases / 4 && declined > cases / 10); /* both paths are exercised */
-  printf("test_inline: %ld cases of MVS_INLINE_SLICE_AXIS: %ld taken inline, %ld left to the library; %ld mismatches\n",
-         cases, taken, declined, mismatches);
+  for (k = 0; k < 3; k++) CHECK(taken[k] > cases / 20 && declined[k] > cases / 100); /* both paths, each op */
+  printf("test_inline: %ld cases of the inline derivations, taken inline / left to the library: slice_axis %ld / %ld, "
+         "index_axis %ld / %ld, transpose %ld / %ld; %ld mismatches\n",
+         cases, taken[0], declined[0], taken[1], declined[1], taken[2], declined[2], mismatches);
 }
 
 int main(void) {
@@ -119,7 +131,7 @@ int main(void) {
     if (sa >= 0 && sa <= MVS_ERR_ALLOC) statuses[sa]++;
   }
   CHECK_EQ(mismatches, 0);
-  slice_axis(cases);
+  derivations(cases);
   /* The cases reach the inline path and the library's refusals alike. */
   CHECK(statuses[MVS_OK] > cases / 10);
   CHECK(statuses[MVS_ERR_SHAPE] > 0 && statuses[MVS_ERR_OVERFLOW] > 0 && statuses[MVS_ERR_NDIM] > 0);

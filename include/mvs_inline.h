@@ -39,6 +39,18 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
     return MVS_OK;
 }
 
+/* Sets `ok` to 0 unless the first `ndim` (in 0..=8) axes of `src` are usual: direct, with an
+   extent in 0..2^30 and a stride in -2^29..2^29, so that no offset the inline derivations
+   compute can overflow (the library takes every other view). */
+#define MVS_INLINE_USUAL(src, ndim, ok)                                                                          \
+    do {                                                                                                         \
+        int mvs_u_;                                                                                              \
+        if ((ndim) < 0 || (ndim) > 8) (ok) = 0;                                                                  \
+        for (mvs_u_ = 0; (ok) && mvs_u_ < (ndim); mvs_u_++)                                                      \
+            (ok) = (src).suboffsets[mvs_u_] < 0 && (size_t)(src).shape[mvs_u_] < ((size_t)1 << 30) &&          \
+                   (size_t)(src).strides[mvs_u_] + ((size_t)1 << 29) < ((size_t)1 << 30);                       \
+    } while (0)
+
 /* The inline part of mvs_slice_axis(src, ndim, axis, start, stop, step, dst), on any struct with
    mvs_slice's fields (an mvs_slice, or Cython's __Pyx_memviewslice): when `ndim` is in 1..=8,
    `axis` names an axis, `step` is not 0 and every axis is direct with an extent in 0..2^30 and
@@ -51,11 +63,8 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
         int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis), mvs_k_;                          \
         ptrdiff_t mvs_b0_ = (start), mvs_b1_ = (stop), mvs_st_ = (step), mvs_len_, mvs_first_, mvs_last_;      \
         ptrdiff_t mvs_count_ = 0, mvs_stride_;                                                                   \
-        (ok) = mvs_n_ >= 1 && mvs_n_ <= 8 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_ &&       \
-               mvs_st_ != 0;                                                                                     \
-        for (mvs_k_ = 0; (ok) && mvs_k_ < mvs_n_; mvs_k_++)                                                      \
-            (ok) = (src).suboffsets[mvs_k_] < 0 && (size_t)(src).shape[mvs_k_] < ((size_t)1 << 30) &&          \
-                   (size_t)(src).strides[mvs_k_] + ((size_t)1 << 29) < ((size_t)1 << 30);                       \
+        (ok) = mvs_n_ >= 1 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_ && mvs_st_ != 0;                               \
+        MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
         if (ok) {                                                                                                \
             mvs_len_ = (src).shape[mvs_ax_];                                                                     \
             mvs_stride_ = (src).strides[mvs_ax_];                                                                \
@@ -82,6 +91,47 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
                 (dst).strides[mvs_k_] = mvs_k_ == mvs_ax_ && mvs_count_ > 1 ? mvs_stride_ * mvs_st_             \
                                         : mvs_k_ < mvs_n_                  ? (src).strides[mvs_k_]              \
                                                                            : 0;                                  \
+                (dst).suboffsets[mvs_k_] = -1;                                                                   \
+            }                                                                                                    \
+        }                                                                                                        \
+    } while (0)
+
+/* The inline part of mvs_index_axis(src, ndim, axis, index, dst), as MVS_INLINE_SLICE_AXIS:
+   for usual views (MVS_INLINE_USUAL), an axis and an index in range. */
+#define MVS_INLINE_INDEX_AXIS(dst, src, ndim, axis, index, ok)                                                   \
+    do {                                                                                                         \
+        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis), mvs_k_;                          \
+        ptrdiff_t mvs_i_ = (index);                                                                              \
+        (ok) = mvs_n_ >= 1 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_;                                                 \
+        MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
+        if (ok) {                                                                                                \
+            if (mvs_i_ < 0) mvs_i_ += (src).shape[mvs_ax_];                                                      \
+            (ok) = mvs_i_ >= 0 && mvs_i_ < (src).shape[mvs_ax_];                                                 \
+        }                                                                                                        \
+        if (ok) {                                                                                                \
+            (dst).memview = (src).memview;                                                                       \
+            (dst).data = (src).data + mvs_i_ * (src).strides[mvs_ax_];                                           \
+            for (mvs_k_ = 0; mvs_k_ < 8; mvs_k_++) {                                                             \
+                (dst).shape[mvs_k_] = mvs_k_ < mvs_n_ - 1 ? (src).shape[mvs_k_ + (mvs_k_ >= mvs_ax_)] : 0;      \
+                (dst).strides[mvs_k_] = mvs_k_ < mvs_n_ - 1 ? (src).strides[mvs_k_ + (mvs_k_ >= mvs_ax_)] : 0;  \
+                (dst).suboffsets[mvs_k_] = -1;                                                                   \
+            }                                                                                                    \
+        }                                                                                                        \
+    } while (0)
+
+/* The inline part of mvs_transpose(src, ndim, dst), as MVS_INLINE_SLICE_AXIS: for usual views
+   (MVS_INLINE_USUAL). `dst` must not be `src` (the axes are exchanged). */
+#define MVS_INLINE_TRANSPOSE(dst, src, ndim, ok)                                                                 \
+    do {                                                                                                         \
+        int mvs_n_ = (ndim), mvs_k_;                                                                             \
+        (ok) = 1;                                                                                                \
+        MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
+        if (ok) {                                                                                                \
+            (dst).memview = (src).memview;                                                                       \
+            (dst).data = (src).data;                                                                             \
+            for (mvs_k_ = 0; mvs_k_ < 8; mvs_k_++) {                                                             \
+                (dst).shape[mvs_k_] = mvs_k_ < mvs_n_ ? (src).shape[mvs_n_ - 1 - mvs_k_] : 0;                    \
+                (dst).strides[mvs_k_] = mvs_k_ < mvs_n_ ? (src).strides[mvs_n_ - 1 - mvs_k_] : 0;                \
                 (dst).suboffsets[mvs_k_] = -1;                                                                   \
             }                                                                                                    \
         }                                                                                                        \

@@ -94,7 +94,8 @@ def helpers():
           fast="MVS_INLINE_SLICE_AXIS(__mvs_f, (a), {n}, (axis), (start), (stop), (step), __mvs_ok)")
         H(f"flip_axis_{n}d", n, n, ["int axis"], "mvs_flip_axis({s}, {n}, axis, {o})", "a reversed along `axis`.")
         H(f"flip_{n}d", n, n, [], "mvs_flip({s}, {n}, {o})", "a reversed along every axis.")
-        H(f"transpose_{n}d", n, n, [], "mvs_transpose({s}, {n}, {o})", "a.T")
+        H(f"transpose_{n}d", n, n, [], "mvs_transpose({s}, {n}, {o})", "a.T",
+          fast="MVS_INLINE_TRANSPOSE(__mvs_f, (a), {n}, __mvs_ok)")
         H(f"permute_{n}d", n, n, ["const int *axes"], "mvs_permute({s}, {n}, axes, {o})",
           f"a.transpose(axes): `axes` holds {n} axes.")
         H(f"swap_axes_{n}d", n, n, ["int axis1", "int axis2"], "mvs_swap_axes({s}, {n}, axis1, axis2, {o})",
@@ -104,7 +105,8 @@ def helpers():
           "np.moveaxis(a, source[:count], destination[:count])")
         if n >= 2:
             H(f"index_axis_{n}d", n, n - 1, ["int axis", "Py_ssize_t index"], "mvs_index_axis({s}, {n}, axis, index, {o})",
-              "a[..., index, ...] on `axis`; IndexError when out of range.")
+              "a[..., index, ...] on `axis`; IndexError when out of range.",
+              fast="MVS_INLINE_INDEX_AXIS(__mvs_f, (a), {n}, (axis), (index), __mvs_ok)")
             H(f"squeeze_axis_{n}d", n, n - 1, ["int axis"], "mvs_squeeze_axis({s}, {n}, axis, {o})",
               "np.squeeze(a, axis): `axis` must have length 1.")
             H(f"diagonal_{n}d", n, n - 1, ["Py_ssize_t offset", "int axis1", "int axis2"],
