@@ -1,9 +1,11 @@
 /* Inline versions of memviewslice's constructors of views and of its commonest derivations, for
- * bindings that make views in a hot loop (memviewslice's Cython helpers use them): the same result, status
- * and output as the library's function for every input (c_tests/test_inline.c compares them on
- * 1,000,000 random cases and on every error), computed inline for the common case, and the
- * library's call for everything else, so that every error and message is the library's.
- * Valid C99 and C++11; needs memviewslice.h. */
+ * bindings that make views in a hot loop (memviewslice's Cython helpers use them): the same
+ * result as the library's function, computed inline for the common case, and the library for
+ * everything else, so that every error and message is the library's (c_tests/test_inline.c
+ * compares them with the library on 1,000,000 random cases each). The constructor is a
+ * function that calls the library itself; the derivations are statement macros that decline
+ * what they do not take, for the caller to call the library. Valid C99 and C++11; needs
+ * memviewslice.h. */
 #ifndef MVS_INLINE_H
 #define MVS_INLINE_H
 
@@ -54,9 +56,8 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
 /* The inline part of mvs_slice_axis(src, ndim, axis, start, stop, step, dst), on any struct with
    mvs_slice's fields (an mvs_slice, or Cython's __Pyx_memviewslice): when `ndim` is in 1..=8,
    `axis` names an axis, `step` is not 0 and every axis is direct with an extent in 0..2^30 and
-   a stride in -2^29..2^29, writes the library's result to `dst` field by
-   field (fields, not through a pointer, so that a compiler keeps both in registers) and sets
-   `ok` to 1; otherwise sets `ok` to 0 and writes nothing, and the library must be called.
+   a stride in -2^29..2^29, writes the library's result to `dst` field by field (not through a
+   pointer, so that a compiler can keep both in registers) and sets `ok` to 1; otherwise sets `ok` to 0 and writes nothing, and the library must be called.
    `dst` may be `src`. c_tests/test_inline.c compares it with the library. */
 #define MVS_INLINE_SLICE_AXIS(dst, src, ndim, axis, start, stop, step, ok)                                      \
     do {                                                                                                         \
