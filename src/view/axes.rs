@@ -136,7 +136,8 @@ impl<P: Addr> View<P> {
         self.direct()?;
         for axis in (0..self.ndim).rev() {
             if self.shape[axis] == 1 {
-                self.remove_axis(axis);
+                // Direct, as checked above.
+                *self = self.parts_direct(true).without_axis(axis);
             }
         }
         Ok(())

@@ -127,14 +127,6 @@ impl<P: Addr> View<P> {
         self.parts_direct(false).direct().map(|_| ())
     }
 
-    /// Removes `axis` of this view, which is direct (every caller checked it with
-    /// [`View::direct`]), shifting later axes down.
-    #[inline(always)]
-    fn remove_axis(&mut self, axis: usize) {
-        debug_assert!(self.direct().is_ok());
-        *self = self.parts_direct(true).without_axis(axis);
-    }
-
     /// Appends an axis (the caller checked room).
     fn push_axis(&mut self, len: isize, stride: isize, suboffset: isize) {
         let at = self.ndim;
