@@ -178,8 +178,10 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
             let (offset, _) = p.flipped(axis)?;
             moved = if self.known_small() { moved.wrapping_add(offset) } else { add(moved, offset)? };
         }
-        let view = p.gather(self.ndim, |i| i);
-        let strides = core::array::from_fn(|i| if view.shape[i] > 1 { view.strides[i].wrapping_neg() } else { view.strides[i] });
+        let view = p.view();
+        // Every stride reversed (each negation checked by `flipped` above), at fixed indices.
+        let strides =
+            core::array::from_fn(|i| if view.shape[i] > 1 { view.strides[i].wrapping_neg() } else { view.strides[i] });
         Ok(View { data: self.data.byte_offset(moved), strides, ..view })
     }
 
