@@ -122,23 +122,11 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
     }
 
     /// The view these parts describe: entries past `ndim` cleared, negative suboffsets -1 (all
-    /// suboffsets -1, not read, when every axis is known to be direct).
-    /// Written entry by entry: a view built from whole arrays and then derived in place reads
-    /// them back across the stores that built it, which stalls on store forwarding (measured
-    /// on a subview, `make besttime`).
+    /// suboffsets -1, not read, when every axis is known to be direct); each axis gathered in
+    /// place ([`Parts::gather`]).
     #[inline(always)]
     pub fn view(&self) -> View<P> {
-        let keep = &KEEP[self.ndim];
-        let mut v = View::empty(self.data);
-        v.ndim = self.ndim;
-        for (i, &k) in keep.iter().enumerate() {
-            v.shape[i] = self.shape[i] & k;
-            v.strides[i] = self.strides[i] & k;
-            if !self.known_direct() {
-                v.suboffsets[i] = stored_suboffset(self.suboffsets[i]) | !k;
-            }
-        }
-        v
+        self.gather(self.ndim, |i| i)
     }
 
     /// Whether every axis is direct: known, or a branch-free test of the sign of the AND of
