@@ -276,7 +276,7 @@ bench-bridge: $(PKG)
 # case for C (at -O2, gcc 12 leaves their loops scalar and they are no faster than the library).
 ICOUNT_OPS := floor slice_axis index_axis transpose subview reshape index c_slice_axis c_index_axis c_transpose \
   c_subview c_reshape c_index reshape_noncontig subview_flat copy_small permute swap_axes move_axes expand_dims \
-  squeeze_axis squeeze diagonal flip_axis flip sliding_window broadcast_to split
+  squeeze_axis squeeze diagonal flip_axis flip sliding_window broadcast_to split pool
 
 $(BUILD)/icount: benches/icount.c benches/reference.c benches/reference.h include/memviewslice.h lib
 	@mkdir -p $(BUILD)

@@ -21,7 +21,10 @@
  * said (no C reference): permute (axes 2, 0, 3, 1), swap_axes (1, 3), move_axes (axis 0 to -1),
  * expand_dims (axis 2), squeeze_axis (axis 1) and squeeze of src[:, :1] (shape (8, 1, 32, 64)),
  * diagonal (offset 1, axes 2 and 3), flip_axis (axis 1), flip, sliding_window (axis 3, window 4,
- * step 2), broadcast_to (2, 8, 16, 32, 64), split (mvs_split_sections of axis 0 into 4 sections). */
+ * step 2), broadcast_to (2, 8, 16, 32, 64), split (mvs_split_sections of axis 0 into 4 sections);
+ * last, the pool: pool, mvs_pool_acquire + mvs_pool_release of a (3, 3) float64 array, against
+ * malloc_free, malloc(72) + free, what a C user writes instead (the library's output is the
+ * view; malloc's, the pointer). `icount time` also prints their ratio. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,18 +34,20 @@
 #include "memviewslice.h"
 #include "reference.h"
 
-enum { NOPS = 28, ROUNDS = 30, CALLS = 200000 };
+enum { NOPS = 30, ROUNDS = 30, CALLS = 200000 };
 static const char *const ops[NOPS] = {"floor",        "slice_axis",  "index_axis", "transpose", "subview",
                                       "reshape",      "index",       "c_slice_axis", "c_index_axis",
                                       "c_transpose",  "c_subview",   "c_reshape",  "c_index", "reshape_noncontig",
                                       "subview_flat", "copy_small",  "permute",    "swap_axes", "move_axes",
                                       "expand_dims",  "squeeze_axis", "squeeze",   "diagonal", "flip_axis",
-                                      "flip",         "sliding_window", "broadcast_to", "split"};
+                                      "flip",         "sliding_window", "broadcast_to", "split",
+                                      "malloc_free",  "pool"};
 
 static double buf[8 * 16 * 32 * 64];
 /* Each at the start of a cache line, as in benches/views.rs. */
 static _Alignas(64) mvs_slice src, strided, flat1d, out, small_src, small_dst, unit, parts[4];
 static double small[9];
+static mvs_pool *pool;
 
 __attribute__((noinline)) static mvs_status floor_op(const mvs_slice *s, mvs_slice *o) {
     memcpy(o, s, sizeof *o);
@@ -101,7 +106,19 @@ static long run(int k, long n) {
         case 24: st = mvs_flip(s, 4, o); break;
         case 25: st = mvs_sliding_window(s, 4, 3, 4, 2, o); break;
         case 26: st = mvs_broadcast_to(s, 4, 5, wide, o); break;
-        default: st = mvs_split_sections(s, 4, 0, 4, 0, parts, 4); break;
+        case 27: st = mvs_split_sections(s, 4, 0, 4, 0, parts, 4); break;
+        case 28: {
+            void *p = malloc(72);
+            __asm__ volatile("" : "+r"(p)); /* opaque, as the view is */
+            free(p);
+            st = p ? MVS_OK : MVS_ERR_ALLOC;
+            break;
+        }
+        default:
+            st = mvs_pool_acquire(pool, o);
+            __asm__ volatile("" : : "r"(o) : "memory"); /* the view is used */
+            if (st == MVS_OK) st = mvs_pool_release(pool, o);
+            break;
         }
         failures += st != MVS_OK;
         __asm__ volatile("" : : "r"(o) : "memory"); /* keep every call */
@@ -141,6 +158,7 @@ int main(int argc, char **argv) {
     ptrdiff_t three[2] = {3, 3}, row[2] = {64 * sizeof(double), sizeof(double)};
     if (mvs_view_strided(buf, sizeof(double), 2, three, row, &small_src) != MVS_OK) return 1;
     if (mvs_view_contiguous(small, sizeof(double), 2, three, 'C', &small_dst) != MVS_OK) return 1;
+    if (mvs_pool_create(sizeof(double), 2, three, 'C', 16, &pool) != MVS_OK) return 1;
     if (argc == 2 && !strcmp(argv[1], "time")) {
         double best[NOPS];
         for (int k = 0; k < NOPS; k++) best[k] = 1e300;
@@ -154,6 +172,7 @@ int main(int argc, char **argv) {
         }
         printf("| op | best ns per call | ratio to floor |\n|---|---:|---:|\n");
         for (int k = 0; k < NOPS; k++) printf("| %s | %.1f | %.2fx |\n", ops[k], best[k], best[k] / best[0]);
+        printf("\npool / malloc_free: %.2fx\n", best[NOPS - 1] / best[NOPS - 2]);
         return 0;
     }
     if (argc == 3) {

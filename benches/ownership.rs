@@ -56,17 +56,16 @@ fn ownership(c: &mut Criterion) {
         let shared = SendPtr(pool);
         g.bench_function(format!("pool_acquire_release_{threads}threads"), |b| {
             b.iter_custom(|iters| {
-                contended(threads, iters, shared, |p| unsafe {
-                    let mut view = mvs_slice::default();
-                    mvs_pool_acquire(black_box(p.0), &mut view);
-                    black_box(&mut view);
-                    mvs_pool_release(black_box(p.0), &view);
+                contended(threads, iters, shared, |p, view| unsafe {
+                    mvs_pool_acquire(black_box(p.0), view);
+                    black_box(&mut *view);
+                    mvs_pool_release(black_box(p.0), view);
                 })
             })
         });
         g.bench_function(format!("malloc_free_72_{threads}threads"), |b| {
             b.iter_custom(|iters| {
-                contended(threads, iters, shared, |_| unsafe {
+                contended(threads, iters, shared, |_, _| unsafe {
                     let p = libc::malloc(black_box(72));
                     libc::free(black_box(p));
                 })
@@ -110,16 +109,18 @@ struct SendPtr(*mut mvs_pool);
 unsafe impl Send for SendPtr {}
 unsafe impl Sync for SendPtr {}
 
-/// Runs `op` `iters` times in total, split over `threads` threads started together; returns the
-/// wall time.
-fn contended(threads: usize, iters: u64, p: SendPtr, op: impl Fn(SendPtr) + Sync) -> Duration {
+/// Runs `op` `iters` times in total, split over `threads` threads started together, each with
+/// a view of its own made before the clock starts (as the single-thread case has); returns
+/// the wall time.
+fn contended(threads: usize, iters: u64, p: SendPtr, op: impl Fn(SendPtr, &mut mvs_slice) + Sync) -> Duration {
     let start = std::sync::Barrier::new(threads + 1);
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
+                let mut view = mvs_slice::default();
                 start.wait();
                 for _ in 0..iters / threads as u64 {
-                    op(p);
+                    op(p, &mut view);
                 }
             });
         }

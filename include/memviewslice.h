@@ -102,6 +102,16 @@
 #define MVS_CONTIG_CYTHON 1
 
 /**
+ * Most arrays in one thread's cache: with its length, two cache lines.
+ */
+#define CACHED 15
+
+/**
+ * The number of slots; threads beyond that many at once get none.
+ */
+#define SLOTS 64
+
+/**
  * An opaque, atomically reference-counted owner of a memory block: either allocated by the
  * library (`mvs_buffer_alloc`) or foreign memory with a deallocation callback
  * (`mvs_buffer_wrap`). A new buffer has one reference, owned by the caller. Every reference
@@ -1112,11 +1122,16 @@ mvs_status mvs_pool_create(ptrdiff_t itemsize,
 /**
  * Acquires an array of the pool: `*out` receives a contiguous view of it (the pool's shape,
  * itemsize and order; `memview` NULL), for the caller's exclusive use until it gives it back
- * with `mvs_pool_release`. The array given back last is handed out first (it is likely in
- * cache). Its content is unspecified (not zeroed; what the last user left).
+ * with `mvs_pool_release`. The array this thread gave back last is handed out first (it is
+ * likely in cache). Its content is unspecified (not zeroed; what the last user left).
  *
- * When every array is acquired, the pool grows by a slab (an allocation, under a mutex that
- * only growth takes); otherwise this neither allocates nor locks. Thread-safe and lock-free:
+ * Each thread keeps up to 10 of the arrays it gave back for its own next acquires, which then
+ * take no locked instruction (the first 64 threads at once have such a cache; others share
+ * the pool's stack). When no array is free to this thread, the arrays that exited threads
+ * left in their caches are taken back, and if none is free either the pool grows by a slab
+ * (an allocation, under a mutex that only growth takes); otherwise this neither allocates
+ * nor locks. So with several threads the pool may grow while other live threads' caches hold
+ * free arrays: at most 10 per thread. Thread-safe and lock-free:
  * any number of threads may acquire and release concurrently; two acquired arrays never
  * overlap, and everything a thread did to an array before releasing it happens before the
  * next acquirer's use.
@@ -1166,8 +1181,9 @@ mvs_status mvs_pool_acquire_slab(struct mvs_pool *pool,
  * Gives an array acquired with `mvs_pool_acquire` back to the pool. Only `view->data` is
  * read: it must be the data address `mvs_pool_acquire` wrote (the rest of the view is
  * ignored, so a transposed or reshaped copy with the same data address is fine; a view
- * sliced to a different start is not). After this call the array may be handed to another
- * thread at once: stop using it first.
+ * sliced to a different start is not). Any thread may release an array, not only the one
+ * that acquired it; the array goes to the releasing thread's cache (or the pool's stack when
+ * that is full), and may be handed out again at once: stop using it first.
  *
  * Errors: `MVS_ERR_NULL` (`pool` or `view` is NULL), `MVS_ERR_VALUE` (`view->data` is not the
  * start of an array of this pool, or the array is not acquired: released twice, or never

@@ -174,6 +174,8 @@ impl Write for Truncating<'_> {
 }
 
 /// Records `failure` as this thread's last error and returns its status code.
+#[cold]
+#[inline(never)]
 pub(crate) fn record(failure: &Failure) -> mvs_status {
     LAST_ERROR.with(|cell| {
         let mut buf = cell.borrow_mut();

@@ -2,34 +2,45 @@
 //! `slot_bytes` apart, at addresses the caller allocates), which are free, and which are
 //! acquired (to refuse foreign and double releases).
 //!
-//! Arrays have ids (`u32`, numbering all arrays of all slabs in order). The free arrays form a
-//! Treiber stack linked through a `next` id per array, with its top in one 64-bit word: the
-//! top id and a 32-bit tag that every push and pop increments. The tag defeats ABA: a pop that
-//! read the top and its `next`, and is overtaken by pops and pushes that bring the same id back
-//! on top, fails its compare-exchange because the tag moved (it would take 2^32 operations
-//! during the window to wrap). Node metadata is never freed while the list lives, so reading a
-//! stale `next` is harmless (it is atomic, and the compare-exchange then fails).
+//! Arrays have ids (`u32`, numbering all arrays of all slabs in order). The free arrays are in
+//! two places:
+//! - **A cache per thread** ([`thread_slot`]): up to [`CACHED`] arrays that the thread gave
+//!   back, which it takes again first. Only the thread holding the slot touches its cache, with
+//!   plain loads and stores (relaxed atomics, so that a bug here cannot be undefined
+//!   behaviour), so a take from it and a give-back to it need no locked instruction.
+//! - **A shared stack** for the rest: a Treiber stack linked through a `next` id per array,
+//!   with its top in one 64-bit word: the top id and a 32-bit tag that every push and pop
+//!   increments. The tag defeats ABA: a pop that read the top and its `next`, and is overtaken
+//!   by pops and pushes that bring the same id back on top, fails its compare-exchange because
+//!   the tag moved (it would take 2^32 operations during the window to wrap). Node metadata is
+//!   never freed while the list lives, so reading a stale `next` is harmless (it is atomic, and
+//!   the compare-exchange then fails).
 //!
 //! Each array has an `acquired` flag: a release swaps it from true to false, exactly one of
-//! two racing releases of the same array sees true, so double releases are always refused.
+//! two racing releases of the same array sees true, so double releases are always refused,
+//! whichever thread makes them.
 //!
-//! Memory ordering: a release pushes with a Release compare-exchange and an acquire pops with
-//! an Acquire one, so everything the releasing thread did to the array (and the `next` link it
-//! wrote) happens before the next owner's use. Slabs are published through `OnceLock` (Release
-//! on set, Acquire on get) before any of their ids is pushed.
+//! Memory ordering: a give-back to the shared stack pushes with a Release compare-exchange and
+//! a take pops with an Acquire one, so everything the releasing thread did to the array (and
+//! the `next` link it wrote) happens before the next owner's use; an array given back to a
+//! cache is next used by the same thread, or by the slot's next holder, which claimed it with
+//! Acquire after the last holder gave it up with Release. Slabs are published through
+//! `OnceLock` (Release on set, Acquire on get) before any of their ids is pushed.
 //!
-//! Growth (a new slab when the stack is empty) is serialized by a mutex, taken only then.
+//! Growth (a new slab when no array is free) is serialized by a mutex, taken only then. It
+//! first empties the caches of slots that no live thread holds (threads that exited), so
+//! arrays are not stranded there; the caches of live threads hold at most [`CACHED`] arrays
+//! each, which other threads do not see.
 //!
-//! Costs: an acquire is one compare-exchange and one store; a release one swap and one
-//! compare-exchange (the mutex version it replaced took a compare-exchange and a swap for each
-//! call). Measured with `cargo bench --bench ownership`, an acquire+release pair through the
-//! C API costs about what it did with the mutex version; with several threads on one pool both
-//! are dominated by the shared top's cache line. What lock-freedom buys is that a thread
-//! preempted mid-call never stalls the others.
+//! Costs: a take and give-back through the cache is one locked instruction (the give-back's
+//! swap of the `acquired` flag); through the shared stack, one compare-exchange for a take and
+//! a swap and a compare-exchange for a give-back. Measured with `cargo bench --bench
+//! ownership` and `make besttime` (the `pool` row against `malloc_free`).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+use super::thread_slot::{self, SLOTS};
 use super::{Error, Result};
 
 /// Most slabs: each doubles the pool, so 33 reach the id limit of 2^32 - 1 arrays.
@@ -39,6 +50,51 @@ const NIL: u32 = u32::MAX;
 /// Most arrays a pool holds: ids are `u32`, and `NIL` is not one.
 const MAX_ARRAYS: usize = NIL as usize;
 
+/// Most arrays in one thread's cache: with its length, two cache lines.
+pub const CACHED: usize = 15;
+
+/// One thread's free arrays (see the module's documentation), touched only by the thread that
+/// holds its slot: their addresses, the one given back last on top.
+#[repr(align(64))]
+struct Cache {
+    len: AtomicUsize,
+    addrs: [AtomicUsize; CACHED],
+}
+
+impl Cache {
+    // A constant to repeat in the array of caches, each its own atomics.
+    #[allow(clippy::declare_interior_mutable_const)]
+    const EMPTY: Cache = Cache { len: AtomicUsize::new(0), addrs: [const { AtomicUsize::new(0) }; CACHED] };
+
+    /// The address of the array given back last, left in the cache.
+    #[inline(always)]
+    fn top(&self) -> Option<usize> {
+        let len = self.len.load(Relaxed);
+        Some(self.addrs.get(len.checked_sub(1)?)?.load(Relaxed))
+    }
+
+    /// The address of the array given back last, taken out of the cache.
+    fn pop(&self) -> Option<usize> {
+        let addr = self.top()?;
+        self.len.store(self.len.load(Relaxed) - 1, Relaxed);
+        Some(addr)
+    }
+
+    /// Whether the array at `addr` fitted.
+    #[inline(always)]
+    fn push(&self, addr: usize) -> bool {
+        let len = self.len.load(Relaxed);
+        let Some(cell) = self.addrs.get(len) else { return false };
+        cell.store(addr, Relaxed);
+        self.len.store(len + 1, Relaxed);
+        true
+    }
+}
+
+/// An array's bookkeeping, a cache line of its own: the threads releasing different arrays
+/// each swap their own array's flag, and flags sharing a line made two threads' releases
+/// three times slower than one thread's.
+#[repr(align(64))]
 struct Node {
     next: AtomicU32,
     acquired: AtomicBool,
@@ -60,6 +116,8 @@ pub struct FreeList {
     head: AtomicU64,
     slabs: [OnceLock<Slab>; MAX_SLABS],
     grow: Mutex<()>,
+    /// By thread slot.
+    caches: [Cache; SLOTS],
 }
 
 /// The head word with `id` on top and the tag after `head`'s.
@@ -77,6 +135,7 @@ impl FreeList {
             head: AtomicU64::new(NIL as u64),
             slabs: core::array::from_fn(|_| OnceLock::new()),
             grow: Mutex::new(()),
+            caches: [Cache::EMPTY; SLOTS],
         }
     }
 
@@ -116,28 +175,104 @@ impl FreeList {
         slab.base + (id - slab.first) as usize * self.slot_bytes
     }
 
-    /// Takes a free array (the one given back last) and returns its address and its slab's
-    /// tag, or `None` when all are acquired. Lock-free.
+    /// The cache of the calling thread, whose identity is `thread` (see [`thread_slot`]), if
+    /// it has a slot.
+    #[inline(always)]
+    fn cache(&self, thread: usize) -> Option<&Cache> {
+        thread_slot::slot(thread).map(|slot| &self.caches[slot])
+    }
+
+    /// Takes a free array (of the calling thread's cache, the one it gave back last; `thread`
+    /// is its identity, see [`thread_slot`]) and returns its address and its slab's tag, or
+    /// `None` when none is free to this thread. Lock-free.
     #[inline]
-    pub fn take(&self) -> Option<(usize, usize)> {
+    pub fn take(&self, thread: usize) -> Option<(usize, usize)> {
+        self.take_cached(thread).or_else(|| {
+            let id = self.pop()?;
+            let (slab, _) = self.acquire(id);
+            Some((self.addr(slab, id), slab.tag))
+        })
+    }
+
+    /// The common case of [`take`](Self::take), with no call, so that its caller needs no
+    /// stack frame: the array on top of the cache of the thread's home slot, when it is in
+    /// the first slab. `None` (not that case) changes nothing. No locked instruction.
+    #[inline(always)]
+    pub fn take_quick(&self, thread: usize) -> Option<usize> {
+        let cache = &self.caches[thread_slot::home_slot(thread)?];
+        let addr = cache.top()?;
+        let (slab, shift) = (self.slabs[0].get()?, self.slot_shift?);
+        // A cached address is the start of an array; of the first slab, when in its range.
+        let node = slab.nodes.get(addr.wrapping_sub(slab.base) >> shift)?;
+        cache.len.store(cache.len.load(Relaxed) - 1, Relaxed);
+        node.acquired.store(true, Relaxed);
+        Some(addr)
+    }
+
+    /// The common case of [`give_back`](Self::give_back), with no call (as `take_quick`): an
+    /// array of the first slab into the cache of the thread's home slot, which has room.
+    /// `None` (not that case) changes nothing; `Some(false)` is `give_back`'s
+    /// `Error::NotAcquired`, `Some(true)` its success. One locked instruction, the swap of the
+    /// `acquired` flag.
+    #[inline(always)]
+    pub fn give_back_quick(&self, addr: usize, thread: usize) -> Option<bool> {
+        let cache = &self.caches[thread_slot::home_slot(thread)?];
+        let (slab, shift) = (self.slabs[0].get()?, self.slot_shift?);
+        let delta = addr.wrapping_sub(slab.base);
+        let node = slab.nodes.get(delta >> shift).filter(|_| delta & (self.slot_bytes - 1) == 0)?;
+        if cache.len.load(Relaxed) >= CACHED {
+            return None;
+        }
+        if !node.acquired.swap(false, Relaxed) {
+            return Some(false);
+        }
+        // There is room, checked above.
+        let pushed = cache.push(addr);
+        debug_assert!(pushed, "the cache had room");
+        Some(true)
+    }
+
+    /// `take` from the calling thread's cache only: no locked instruction.
+    #[inline(always)]
+    pub fn take_cached(&self, thread: usize) -> Option<(usize, usize)> {
+        let addr = self.cache(thread)?.pop()?;
+        let (id, _) = self.find(addr).expect("cached arrays are the pool's");
+        Some((addr, self.acquire(id).0.tag))
+    }
+
+    /// Marks the free array `id`, just taken off a cache or the stack, acquired; its slab and
+    /// node.
+    #[inline(always)]
+    fn acquire(&self, id: u32) -> (&Slab, &Node) {
+        let (slab, node) = self.node(id);
+        // The array is this thread's now: no one else can reach its flag, except an erroneous
+        // release, which sees false until here and is refused.
+        node.acquired.store(true, Relaxed);
+        (slab, node)
+    }
+
+    /// Pops an id off the shared stack, or `None` when it is empty.
+    #[inline]
+    fn pop(&self) -> Option<u32> {
         let mut head = self.head.load(Acquire);
         loop {
             let id = head as u32;
             if id == NIL {
                 return None;
             }
-            let (slab, node) = self.node(id);
-            let next = node.next.load(Relaxed);
+            let next = self.node(id).1.next.load(Relaxed);
             match self.head.compare_exchange_weak(head, next_head(head, next), Acquire, Acquire) {
-                Ok(_) => {
-                    // The array is this thread's now: no one else can reach its flag, except
-                    // an erroneous release, which sees false until here and is refused.
-                    node.acquired.store(true, Relaxed);
-                    return Some((self.addr(slab, id), slab.tag));
-                }
+                Ok(_) => return Some(id),
                 Err(current) => head = current,
             }
         }
+    }
+
+    /// Pushes the one id `id` on the stack, out of line: a give-back to a full cache, or from a
+    /// thread with no slot.
+    #[inline(never)]
+    fn push_shared(&self, id: u32, node: &Node) {
+        self.push_chain(id, node);
     }
 
     /// Pushes the chain of ids `first..=last` (linked already) on the stack.
@@ -152,14 +287,17 @@ impl FreeList {
         }
     }
 
-    /// Gives back the acquired array at address `addr`. Lock-free.
-    #[inline]
-    pub fn give_back(&self, addr: usize) -> Result<()> {
+    /// Gives back the acquired array at address `addr`, from the thread whose identity is
+    /// `thread`. Lock-free.
+    #[inline(always)]
+    pub fn give_back(&self, addr: usize, thread: usize) -> Result<()> {
         let (id, node) = self.find(addr).ok_or(Error::NotFromPool)?;
         if !node.acquired.swap(false, Relaxed) {
             return Err(Error::NotAcquired);
         }
-        self.push_chain(id, node);
+        if !self.cache(thread).is_some_and(|c| c.push(addr)) {
+            self.push_shared(id, node);
+        }
         Ok(())
     }
 
@@ -181,11 +319,16 @@ impl FreeList {
     /// address of room for `count` arrays and a tag for the slab (it is called under the growth
     /// mutex, at most once). The first slab holds `capacity` arrays (at least 1), later ones as
     /// many as exist (the pool doubles). Returns what `take` does.
-    #[inline]
-    pub fn take_or_grow(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<(usize, usize)>) -> Result<(usize, usize)> {
-        match self.take() {
+    #[inline(always)]
+    pub fn take_or_grow(
+        &self,
+        thread: usize,
+        capacity: usize,
+        alloc: impl FnOnce(usize) -> Result<(usize, usize)>,
+    ) -> Result<(usize, usize)> {
+        match self.take(thread) {
             Some(taken) => Ok(taken),
-            None => self.grow(capacity, alloc),
+            None => self.grow(thread, capacity, alloc),
         }
     }
 
@@ -193,10 +336,17 @@ impl FreeList {
     /// thread gave one back or grew the pool meanwhile, or adds a slab.
     #[cold]
     #[inline(never)]
-    fn grow(&self, capacity: usize, alloc: impl FnOnce(usize) -> Result<(usize, usize)>) -> Result<(usize, usize)> {
+    fn grow(&self, thread: usize, capacity: usize, alloc: impl FnOnce(usize) -> Result<(usize, usize)>) -> Result<(usize, usize)> {
         let _guard = self.grow.lock().unwrap_or_else(PoisonError::into_inner);
-        // Another thread may have grown the pool, or given arrays back, meanwhile.
-        if let Some(taken) = self.take() {
+        // Another thread may have grown the pool, or given arrays back, meanwhile; threads
+        // that exited may have left arrays in their caches.
+        thread_slot::each_free_slot(|slot| {
+            while let Some(addr) = self.caches[slot].pop() {
+                let (id, node) = self.find(addr).expect("cached arrays are the pool's");
+                self.push_chain(id, node);
+            }
+        });
+        if let Some(taken) = self.take(thread) {
             return Ok(taken);
         }
         let taken = self.add_slab(capacity, true, alloc)?;

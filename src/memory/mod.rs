@@ -3,11 +3,14 @@
 //! and the C layer (`crate::ffi::buffer`, `crate::ffi::pool`) does the allocating.
 
 mod freelist;
+mod thread_slot;
 
 use core::alloc::Layout;
 use core::fmt;
 
 pub use freelist::FreeList;
+#[allow(unused_imports)] // used only where the C layer cannot read the thread pointer
+pub use thread_slot::this_thread;
 
 /// Alignment, and least spacing, of the arrays of a pool: a cache line, so that arrays used by
 /// different threads never share one, and any SIMD type fits.

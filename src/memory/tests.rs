@@ -90,6 +90,20 @@ fn list_with(slot_bytes: usize, base: usize, capacity: usize) -> FreeList {
     list
 }
 
+/// The calling thread's identity for the pool's per-thread caches.
+fn me() -> usize {
+    thread_slot::this_thread()
+}
+
+/// A give-back as the C layer makes it: the quick path, or else the general one.
+fn release(s: &FreeList, addr: usize) -> Result<()> {
+    match s.give_back_quick(addr, me()) {
+        Some(true) => Ok(()),
+        Some(false) => Err(Error::NotAcquired),
+        None => s.give_back(addr, me()),
+    }
+}
+
 fn never(_: usize) -> Result<(usize, usize)> {
     panic!("the pool must not grow here")
 }
@@ -98,16 +112,16 @@ fn never(_: usize) -> Result<(usize, usize)> {
 fn take_and_give_back() {
     let s = list_with(128, 0x10000, 3);
     assert_eq!((s.total(), s.in_use()), (3, 0));
-    let taken: Vec<_> = (0..3).map(|_| s.take()).collect();
+    let taken: Vec<_> = (0..3).map(|_| s.take(me())).collect();
     assert_eq!(taken, [0x10000, 0x10080, 0x10100].map(|a| array(a, 0x10000)));
-    assert_eq!(s.take(), None);
+    assert_eq!(s.take(me()), None);
     assert_eq!(s.in_use(), 3);
-    assert_eq!(s.give_back(0x10080), Ok(()));
-    assert_eq!(s.give_back(0x10080), Err(Error::NotAcquired));
+    assert_eq!(s.give_back(0x10080, me()), Ok(()));
+    assert_eq!(s.give_back(0x10080, me()), Err(Error::NotAcquired));
     // LIFO: the array given back last is taken first.
-    assert_eq!(s.take(), array(0x10080, 0x10000));
+    assert_eq!(s.take(me()), array(0x10080, 0x10000));
     for bad in [0x10001, 0x10000 + 3 * 128, 0xFFFF, 0, usize::MAX, 0x10000 - 128] {
-        assert_eq!(s.give_back(bad), Err(Error::NotFromPool), "{bad:#x}");
+        assert_eq!(s.give_back(bad, me()), Err(Error::NotFromPool), "{bad:#x}");
     }
     assert_eq!(s.in_use(), 3);
 }
@@ -122,7 +136,7 @@ fn growth_doubles_and_lookup_spans_slabs() {
         Ok(slab_at(bases.next().unwrap()))
     };
     // capacity 0: slabs of 1, 1, 2, 4 arrays
-    let taken: Vec<_> = (0..8).map(|_| s.take_or_grow(0, &mut grow).unwrap()).collect();
+    let taken: Vec<_> = (0..8).map(|_| s.take_or_grow(me(), 0, &mut grow).unwrap()).collect();
     assert_eq!(counts, [1, 1, 2, 4]);
     let slabs = [0x9000, 0x1000, 0x20000, 0x20000, 0x40000, 0x40000, 0x40000, 0x40000];
     let addrs = [0x9000, 0x1000, 0x20000, 0x20040, 0x40000, 0x40040, 0x40080, 0x400C0];
@@ -130,30 +144,30 @@ fn growth_doubles_and_lookup_spans_slabs() {
     assert_eq!((s.total(), s.in_use()), (8, 8));
     assert_eq!(s.slab_tags().collect::<Vec<_>>(), [0x9000, 0x1000, 0x20000, 0x40000].map(|b| slab_at(b).1));
     for &(addr, _) in taken.iter().rev() {
-        assert_eq!(s.give_back(addr), Ok(()), "{addr:#x}");
+        assert_eq!(s.give_back(addr, me()), Ok(()), "{addr:#x}");
     }
     assert_eq!(s.in_use(), 0);
-    assert_eq!(s.give_back(0x1040), Err(Error::NotFromPool));
+    assert_eq!(s.give_back(0x1040, me()), Err(Error::NotFromPool));
     // all free again: no growth, and LIFO order
-    assert_eq!(s.take_or_grow(0, never).ok(), array(0x9000, 0x9000));
+    assert_eq!(s.take_or_grow(me(), 0, never).ok(), array(0x9000, 0x9000));
 }
 
 #[test]
 fn growth_failure_leaves_the_pool_unchanged() {
     let s = list_with(64, 0x1000, 1);
-    assert_eq!(s.take(), array(0x1000, 0x1000));
+    assert_eq!(s.take(me()), array(0x1000, 0x1000));
     let e = Error::Alloc { nbytes: 64, alignment: 64 };
-    assert_eq!(s.take_or_grow(1, |_| Err(e)), Err(e));
+    assert_eq!(s.take_or_grow(me(), 1, |_| Err(e)), Err(e));
     assert_eq!((s.total(), s.in_use()), (1, 1));
-    assert_eq!(s.take_or_grow(1, |_| Ok(slab_at(0x8000))).ok(), array(0x8000, 0x8000));
+    assert_eq!(s.take_or_grow(me(), 1, |_| Ok(slab_at(0x8000))).ok(), array(0x8000, 0x8000));
     assert_eq!((s.total(), s.in_use()), (2, 2));
 }
 
 #[test]
 fn empty_pool_refuses_everything() {
     let s = FreeList::new(64);
-    assert_eq!(s.take(), None);
-    assert_eq!(s.give_back(0), Err(Error::NotFromPool));
+    assert_eq!(s.take(me()), None);
+    assert_eq!(s.give_back(0, me()), Err(Error::NotFromPool));
     assert_eq!(s.total(), 0);
     // more arrays than ids
     assert_eq!(s.add_first_slab(u32::MAX as usize + 1, never), Err(Error::TooManyArrays { max: u32::MAX as usize }));
@@ -163,15 +177,15 @@ fn empty_pool_refuses_everything() {
 #[test]
 fn lookup_with_slots_that_are_not_powers_of_two() {
     let s = list_with(192, 0x4000, 4);
-    let taken: Vec<_> = (0..4).map(|_| s.take()).collect();
+    let taken: Vec<_> = (0..4).map(|_| s.take(me())).collect();
     assert_eq!(taken, [0x4000, 0x4000 + 192, 0x4000 + 384, 0x4000 + 576].map(|a| array(a, 0x4000)));
     for bad in [0x4000 + 64, 0x4000 + 128, 0x4000 + 4 * 192, 0x4000 + 191] {
-        assert_eq!(s.give_back(bad), Err(Error::NotFromPool), "{bad:#x}");
+        assert_eq!(s.give_back(bad, me()), Err(Error::NotFromPool), "{bad:#x}");
     }
     for addr in [0x4000 + 576, 0x4000, 0x4000 + 192, 0x4000 + 384] {
-        assert_eq!(s.give_back(addr), Ok(()), "{addr:#x}");
+        assert_eq!(s.give_back(addr, me()), Ok(()), "{addr:#x}");
     }
-    assert_eq!(s.give_back(0x4000), Err(Error::NotAcquired));
+    assert_eq!(s.give_back(0x4000, me()), Err(Error::NotAcquired));
 }
 
 /// Threads take and give back arrays concurrently, the pool growing meanwhile: no array is
@@ -195,12 +209,12 @@ fn concurrent_take_and_give_back() {
                     let mut held = [0usize; 3];
                     for h in held.iter_mut().take(n) {
                         let grow = |count| Ok(slab_at(next_base.fetch_add(count * 64, SeqCst)));
-                        *h = s.take_or_grow(2, grow).unwrap().0;
+                        *h = s.take_or_grow(me(), 2, grow).unwrap().0;
                         assert_eq!(owner[slot_of(*h)].swap(t, SeqCst), 0, "array held twice");
                     }
                     for &h in held.iter().take(n).rev() {
                         assert_eq!(owner[slot_of(h)].swap(0, SeqCst), t);
-                        s.give_back(h).unwrap();
+                        s.give_back(h, me()).unwrap();
                     }
                 }
             });
@@ -208,4 +222,103 @@ fn concurrent_take_and_give_back() {
     });
     assert_eq!(s.in_use(), 0);
     assert!(s.total() <= 32, "{}", s.total());
+}
+
+/// Two threads give back the same array at once, many times: exactly one of them succeeds each
+/// time, and each array is free exactly once afterwards (taking every free array, caches
+/// included, finds no duplicate). The winner takes the next round's array, from its cache, so
+/// that the racers' caches never fill and both paths of a give-back race (the quick one, to a
+/// cache with room; the general one, a thread's first).
+#[test]
+fn racing_double_releases_have_one_winner() {
+    use std::sync::{atomic::AtomicUsize, atomic::Ordering::SeqCst, Barrier};
+    let rounds = if cfg!(miri) { 20 } else { 5000 };
+    let s = FreeList::new(64);
+    let next_base = AtomicUsize::new(1 << 20);
+    let grow = |count| Ok(slab_at(next_base.fetch_add(count * 64, SeqCst)));
+    let (start, done) = (Barrier::new(2), Barrier::new(2));
+    let addr = AtomicUsize::new(s.take_or_grow(me(), 2, grow).unwrap().0);
+    // wins[r]: how many of the two releases of round r succeeded.
+    let wins: Vec<AtomicUsize> = (0..rounds).map(|_| AtomicUsize::new(0)).collect();
+    std::thread::scope(|scope| {
+        let racers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    for win in &wins {
+                        start.wait();
+                        let won = release(&s, addr.load(SeqCst)).is_ok();
+                        if won {
+                            win.fetch_add(1, SeqCst);
+                        }
+                        done.wait();
+                        // After both releases; the next round starts when this thread does.
+                        if won {
+                            let next = s.take_quick(me()).unwrap_or_else(|| s.take_or_grow(me(), 2, grow).unwrap().0);
+                            addr.store(next, SeqCst);
+                        }
+                    }
+                })
+            })
+            .collect();
+        // Joined, not only finished: the racers' slots go back when they exit.
+        racers.into_iter().for_each(|r| r.join().unwrap());
+    });
+    let bad: Vec<_> = (0..rounds).filter(|&r| wins[r].load(SeqCst) != 1).collect();
+    assert!(bad.is_empty(), "rounds without exactly one winner: {bad:?}");
+    assert_eq!(s.in_use(), 1);
+    assert_eq!(release(&s, addr.load(SeqCst)), Ok(()));
+    let mut taken = Vec::new();
+    while let Ok((a, _)) = s.take_or_grow(me(), 2, |_| Err(Error::TooLarge)) {
+        taken.push(a);
+    }
+    taken.sort_unstable();
+    taken.dedup();
+    assert_eq!(taken.len(), s.total(), "each array free exactly once");
+}
+
+/// An array taken by one thread may be given back by another; arrays left in the caches of
+/// threads that exited are found again before the pool grows.
+#[test]
+fn arrays_cached_by_exited_threads_are_reused() {
+    let s = list_with(64, 0x10000, 4);
+    let taken: Vec<_> = (0..4).map(|_| s.take(me()).unwrap().0).collect();
+    std::thread::scope(|scope| {
+        let giver = scope.spawn(|| {
+            for &a in &taken {
+                assert_eq!(release(&s, a), Ok(()));
+            }
+        });
+        // Joined, not only finished: its slot goes back when it exits.
+        giver.join().unwrap();
+    });
+    assert_eq!(s.in_use(), 0);
+    // All four are in the exited thread's cache: taking them must not grow the pool.
+    let mut again: Vec<_> = (0..4).map(|_| s.take_or_grow(me(), 4, never).unwrap().0).collect();
+    again.sort_unstable();
+    assert_eq!(again, taken);
+}
+
+/// More threads at once than there are slots: those without one use the shared stack, and
+/// every take and give-back still succeeds.
+#[test]
+fn threads_beyond_the_slots_use_the_shared_stack() {
+    use std::sync::{atomic::AtomicUsize, atomic::Ordering::SeqCst, Barrier};
+    let threads = if cfg!(miri) { 4 } else { super::thread_slot::SLOTS + 8 };
+    let s = FreeList::new(64);
+    let next_base = AtomicUsize::new(1 << 20);
+    let all_started = Barrier::new(threads);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                all_started.wait(); // every thread is alive: some have no slot
+                for _ in 0..50 {
+                    let grow = |count| Ok(slab_at(next_base.fetch_add(count * 64, SeqCst)));
+                    let (a, _) = s.take_or_grow(me(), 2, grow).unwrap();
+                    assert_eq!(release(&s, a), Ok(()));
+                    assert_eq!(release(&s, a), Err(Error::NotAcquired));
+                }
+            });
+        }
+    });
+    assert_eq!(s.in_use(), 0);
 }
