@@ -1125,13 +1125,13 @@ mvs_status mvs_pool_create(ptrdiff_t itemsize,
  * with `mvs_pool_release`. The array this thread gave back last is handed out first (it is
  * likely in cache). Its content is unspecified (not zeroed; what the last user left).
  *
- * Each thread keeps up to 10 of the arrays it gave back for its own next acquires, which then
+ * Each thread keeps up to 15 of the arrays it gave back for its own next acquires, which then
  * take no locked instruction (the first 64 threads at once have such a cache; others share
  * the pool's stack). When no array is free to this thread, the arrays that exited threads
  * left in their caches are taken back, and if none is free either the pool grows by a slab
  * (an allocation, under a mutex that only growth takes); otherwise this neither allocates
  * nor locks. So with several threads the pool may grow while other live threads' caches hold
- * free arrays: at most 10 per thread. Thread-safe and lock-free:
+ * free arrays: at most 15 per thread. Thread-safe and lock-free:
  * any number of threads may acquire and release concurrently; two acquired arrays never
  * overlap, and everything a thread did to an array before releasing it happens before the
  * next acquirer's use.

@@ -234,7 +234,7 @@ impl FreeList {
 
     /// `take` from the calling thread's cache only: no locked instruction.
     #[inline(always)]
-    pub fn take_cached(&self, thread: usize) -> Option<(usize, usize)> {
+    fn take_cached(&self, thread: usize) -> Option<(usize, usize)> {
         let addr = self.cache(thread)?.pop()?;
         let (id, _) = self.find(addr).expect("cached arrays are the pool's");
         Some((addr, self.acquire(id).0.tag))
