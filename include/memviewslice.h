@@ -102,16 +102,6 @@
 #define MVS_CONTIG_CYTHON 1
 
 /**
- * Most arrays in one thread's cache: with its length, two cache lines.
- */
-#define CACHED 15
-
-/**
- * The number of slots; threads beyond that many at once get none.
- */
-#define SLOTS 64
-
-/**
  * An opaque, atomically reference-counted owner of a memory block: either allocated by the
  * library (`mvs_buffer_alloc`) or foreign memory with a deallocation callback
  * (`mvs_buffer_wrap`). A new buffer has one reference, owned by the caller. Every reference

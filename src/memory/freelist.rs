@@ -51,7 +51,7 @@ const NIL: u32 = u32::MAX;
 const MAX_ARRAYS: usize = NIL as usize;
 
 /// Most arrays in one thread's cache: with its length, two cache lines.
-pub const CACHED: usize = 15;
+pub(crate) const CACHED: usize = 15;
 
 /// One thread's free arrays (see the module's documentation), touched only by the thread that
 /// holds its slot: their addresses, the one given back last on top.

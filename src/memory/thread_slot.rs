@@ -19,7 +19,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering::*};
 
 /// The number of slots; threads beyond that many at once get none.
-pub const SLOTS: usize = 64;
+pub(crate) const SLOTS: usize = 64;
 
 /// No holder.
 const FREE: usize = 0;
