@@ -76,8 +76,20 @@ impl Cache {
     /// The address of the array given back last, taken out of the cache.
     fn pop(&self) -> Option<usize> {
         let addr = self.top()?;
-        self.len.store(self.len.load(Relaxed) - 1, Relaxed);
+        self.drop_top();
         Some(addr)
+    }
+
+    /// Takes the top out of the cache, which is not empty.
+    #[inline(always)]
+    fn drop_top(&self) {
+        self.len.store(self.len.load(Relaxed) - 1, Relaxed);
+    }
+
+    /// Whether another array fits.
+    #[inline(always)]
+    fn has_room(&self) -> bool {
+        self.len.load(Relaxed) < CACHED
     }
 
     /// Whether the array at `addr` fitted.
@@ -202,9 +214,10 @@ impl FreeList {
         let cache = &self.caches[thread_slot::home_slot(thread)?];
         let addr = cache.top()?;
         let (slab, shift) = (self.slabs[0].get()?, self.slot_shift?);
-        // A cached address is the start of an array; of the first slab, when in its range.
+        // A cached address is the start of an array (no alignment test, unlike a give-back's);
+        // of the first slab, when in its range.
         let node = slab.nodes.get(addr.wrapping_sub(slab.base) >> shift)?;
-        cache.len.store(cache.len.load(Relaxed) - 1, Relaxed);
+        cache.drop_top();
         node.acquired.store(true, Relaxed);
         Some(addr)
     }
@@ -220,7 +233,7 @@ impl FreeList {
         let (slab, shift) = (self.slabs[0].get()?, self.slot_shift?);
         let delta = addr.wrapping_sub(slab.base);
         let node = slab.nodes.get(delta >> shift).filter(|_| delta & (self.slot_bytes - 1) == 0)?;
-        if cache.len.load(Relaxed) >= CACHED {
+        if !cache.has_room() {
             return None;
         }
         if !node.acquired.swap(false, Relaxed) {
