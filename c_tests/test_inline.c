@@ -102,6 +102,63 @@ static void derivations(long cases) {
          cases, taken[0], declined[0], taken[1], declined[1], taken[2], declined[2], mismatches);
 }
 
+/* A random index item: mostly an integer (in range or not) or a slice, sometimes a new axis,
+   an ellipsis or an unknown kind. */
+static mvs_index_item random_item(void) {
+  static const ptrdiff_t steps[] = {MVS_NONE, 0, 1, -1, 2, -2, 3, -3, 7, PTRDIFF_MAX, -PTRDIFF_MAX};
+  mvs_index_item item;
+  int r = (int)pick(40);
+  item.kind = r < 18 ? MVS_ITEM_INDEX : r < 37 ? MVS_ITEM_SLICE : r == 37 ? MVS_ITEM_NEWAXIS : r == 38 ? MVS_ITEM_ELLIPSIS : 7;
+  item.start = item.kind == MVS_ITEM_INDEX && pick(4) ? pick(15) - 7 : bound();
+  item.stop = bound();
+  item.step = steps[pick(11)];
+  return item;
+}
+
+/* MVS_INLINE_INDEX against mvs_index, as derivations() does: random sources, 0 to ndim + 1
+   random items; where the inline path takes a case, the library succeeds with the same output
+   bytes and ndim (also in place); where it declines, it writes nothing. */
+static void index_items(long cases) {
+  long taken = 0, declined = 0, mismatches = 0, k;
+  for (k = 0; k < cases; k++) {
+    mvs_slice src, a, b, before;
+    mvs_index_item items[10];
+    int i, j, ok, nd_a = -1, nd_b = -1, ndim = pick(10) ? (int)pick(5) : (int)pick(11) - 1;
+    int nitems = pick(20) ? (int)pick(ndim > 0 ? ndim + 2 : 2) : (int)pick(12) - 1, in_place = pick(4) == 0;
+    mvs_status status;
+    for (i = 0; i < (int)sizeof src; i++) ((unsigned char *)&src)[i] = (unsigned char)next_random();
+    for (i = 0; i < 8; i++) {
+      src.shape[i] = pick(8) == 0 ? extent() : 1 + pick(6);
+      src.strides[i] = stride();
+      src.suboffsets[i] = pick(40) == 0 ? pick(64) : pick(40) == 0 ? MVS_NONE + pick(4) : -1;
+    }
+    for (i = 0; i < 10; i++) items[i] = random_item();
+    /* Indexing an indirect axis reads the pointer stored there, and none is stored here: with
+       indirect axes, the integers are made slices. */
+    for (i = 0; i < 8; i++)
+      if (src.suboffsets[i] >= 0)
+        for (j = 0; j < 10; j++)
+          if (items[j].kind == MVS_ITEM_INDEX) items[j].kind = MVS_ITEM_SLICE;
+    for (i = 0; i < (int)sizeof a; i++) ((unsigned char *)&a)[i] = (unsigned char)next_random();
+    if (in_place) a = src;
+    b = before = a;
+    status = mvs_index(in_place ? &a : &src, ndim, nitems >= 0 ? items : NULL, nitems, &a, &nd_a);
+    if (in_place) MVS_INLINE_INDEX(b, b, ndim, nitems >= 0 ? items : NULL, nitems, nd_b, ok);
+    else MVS_INLINE_INDEX(b, src, ndim, nitems >= 0 ? items : NULL, nitems, nd_b, ok);
+    if (ok ? status != MVS_OK || nd_a != nd_b || memcmp(&a, &b, sizeof a) != 0
+           : nd_b != -1 || memcmp(&b, &before, sizeof b) != 0) {
+      if (++mismatches <= 10)
+        fprintf(stderr, "MISMATCH index case %ld: ndim %d nitems %d: library %d (ndim %d), inline %s (ndim %d)\n", k, ndim,
+                nitems, status, nd_a, ok ? "took it" : "declined and wrote", nd_b);
+    }
+    if (ok) taken++; else declined++;
+  }
+  CHECK_EQ(mismatches, 0);
+  CHECK(taken > cases / 20 && declined > cases / 20);
+  printf("test_inline: %ld cases of MVS_INLINE_INDEX, taken inline / left to the library: %ld / %ld; %ld mismatches\n",
+         cases, taken, declined, mismatches);
+}
+
 int main(void) {
   long cases = getenv("MVS_TEST_INLINE_CASES") ? atol(getenv("MVS_TEST_INLINE_CASES")) : 1000000;
   static const int orders[] = {'C', 'F', 'C', 'F', 'A', 0, 'C' + 256, 'c'};
@@ -132,6 +189,7 @@ int main(void) {
   }
   CHECK_EQ(mismatches, 0);
   derivations(cases);
+  index_items(cases);
   /* The cases reach the inline path and the library's refusals alike. */
   CHECK(statuses[MVS_OK] > cases / 10);
   CHECK(statuses[MVS_ERR_SHAPE] > 0 && statuses[MVS_ERR_OVERFLOW] > 0 && statuses[MVS_ERR_NDIM] > 0);

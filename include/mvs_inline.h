@@ -67,33 +67,42 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
    `dst` may be `src`. c_tests/test_inline.c compares it with the library. */
 #define MVS_INLINE_SLICE_AXIS(dst, src, ndim, axis, start, stop, step, ok)                                      \
     do {                                                                                                         \
-        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis);                          \
-        ptrdiff_t mvs_b0_ = (start), mvs_b1_ = (stop), mvs_st_ = (step), mvs_len_, mvs_first_, mvs_last_;      \
-        ptrdiff_t mvs_count_ = 0, mvs_stride_;                                                                   \
+        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis);                                   \
+        ptrdiff_t mvs_st_ = (step), mvs_first_, mvs_count_, mvs_stride_;                                        \
         (ok) = mvs_n_ >= 1 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_ && mvs_st_ != 0;                               \
         MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
         if (ok) {                                                                                                \
-            mvs_len_ = (src).shape[mvs_ax_];                                                                     \
             mvs_stride_ = (src).strides[mvs_ax_];                                                                \
-            if (mvs_st_ == MVS_NONE) mvs_st_ = 1;                                                                \
-            if (mvs_st_ > 0) {                                                                                   \
-                mvs_first_ = mvs_b0_ < 0 ? (mvs_b0_ + mvs_len_ > 0 ? mvs_b0_ + mvs_len_ : 0)                   \
-                                         : (mvs_b0_ < mvs_len_ ? mvs_b0_ : mvs_len_);                           \
-                mvs_last_ = mvs_b1_ == MVS_NONE ? mvs_len_                                                       \
-                            : mvs_b1_ < 0   ? (mvs_b1_ + mvs_len_ > 0 ? mvs_b1_ + mvs_len_ : 0)                 \
-                                            : (mvs_b1_ < mvs_len_ ? mvs_b1_ : mvs_len_);                         \
-                if (mvs_last_ > mvs_first_) mvs_count_ = (mvs_last_ - mvs_first_ - 1) / mvs_st_ + 1;             \
-            } else {                                                                                             \
-                mvs_first_ = mvs_b0_ == MVS_NONE ? mvs_len_ - 1                                                  \
-                             : mvs_b0_ < 0      ? (mvs_b0_ + mvs_len_ > -1 ? mvs_b0_ + mvs_len_ : -1)           \
-                                                : (mvs_b0_ < mvs_len_ - 1 ? mvs_b0_ : mvs_len_ - 1);             \
-                mvs_last_ = mvs_b1_ < 0 ? (mvs_b1_ + mvs_len_ > -1 ? mvs_b1_ + mvs_len_ : -1)                   \
-                                        : (mvs_b1_ < mvs_len_ - 1 ? mvs_b1_ : mvs_len_ - 1);                     \
-                if (mvs_first_ > mvs_last_) mvs_count_ = (mvs_first_ - mvs_last_ - 1) / -mvs_st_ + 1;            \
-            }                                                                                                    \
+            MVS_INLINE_SLICE_BOUNDS_((src).shape[mvs_ax_], (start), (stop), mvs_st_, mvs_first_, mvs_count_);  \
             (dst).memview = (src).memview;                                                                       \
             (dst).data = mvs_count_ > 0 ? (src).data + mvs_first_ * mvs_stride_ : (src).data;                    \
             MVS_INLINE_EACH_AXIS_(MVS_INLINE_SLICE_AXIS_K_, dst, src)                                            \
+        }                                                                                                        \
+    } while (0)
+
+/* Python's slice(start, stop, step).indices(len) for an extent `len` in 0..2^30 and a `step`
+   other than 0 (MVS_NONE for 1): sets `first` to the first position and `count` to the number
+   of positions, and `step` to the step. Steps of 1 and -1 need no division (its latency is
+   most of the cost when the step is not a constant). */
+#define MVS_INLINE_SLICE_BOUNDS_(len, start, stop, step, first, count)                                           \
+    do {                                                                                                         \
+        ptrdiff_t mvs_len_ = (len), mvs_b0_ = (start), mvs_b1_ = (stop), mvs_last_;                             \
+        (count) = 0;                                                                                             \
+        if ((step) == MVS_NONE) (step) = 1;                                                                      \
+        if ((step) > 0) {                                                                                        \
+            (first) = mvs_b0_ < 0 ? (mvs_b0_ + mvs_len_ > 0 ? mvs_b0_ + mvs_len_ : 0)                           \
+                                  : (mvs_b0_ < mvs_len_ ? mvs_b0_ : mvs_len_);                                   \
+            mvs_last_ = mvs_b1_ == MVS_NONE ? mvs_len_                                                           \
+                        : mvs_b1_ < 0   ? (mvs_b1_ + mvs_len_ > 0 ? mvs_b1_ + mvs_len_ : 0)                     \
+                                        : (mvs_b1_ < mvs_len_ ? mvs_b1_ : mvs_len_);                             \
+            if (mvs_last_ > (first)) (count) = (step) == 1 ? mvs_last_ - (first) : (mvs_last_ - (first) - 1) / (step) + 1; \
+        } else {                                                                                                 \
+            (first) = mvs_b0_ == MVS_NONE ? mvs_len_ - 1                                                         \
+                      : mvs_b0_ < 0      ? (mvs_b0_ + mvs_len_ > -1 ? mvs_b0_ + mvs_len_ : -1)                  \
+                                         : (mvs_b0_ < mvs_len_ - 1 ? mvs_b0_ : mvs_len_ - 1);                    \
+            mvs_last_ = mvs_b1_ < 0 ? (mvs_b1_ + mvs_len_ > -1 ? mvs_b1_ + mvs_len_ : -1)                       \
+                                    : (mvs_b1_ < mvs_len_ - 1 ? mvs_b1_ : mvs_len_ - 1);                         \
+            if ((first) > mvs_last_) (count) = (step) == -1 ? (first) - mvs_last_ : ((first) - mvs_last_ - 1) / -(step) + 1; \
         }                                                                                                        \
     } while (0)
 
@@ -124,6 +133,57 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
 #define MVS_INLINE_INDEX_AXIS_K_(dst, src, k)                                                                   \
     (dst).shape[k] = (k) < mvs_n_ - 1 ? (src).shape[(k) + ((k) >= mvs_ax_)] : 0;                                  \
     (dst).strides[k] = (k) < mvs_n_ - 1 ? (src).strides[(k) + ((k) >= mvs_ax_)] : 0;                              \
+    (dst).suboffsets[k] = -1;
+
+/* The inline part of mvs_index(src, ndim, items, nitems, dst, &out_ndim), as
+   MVS_INLINE_SLICE_AXIS: for usual views (MVS_INLINE_USUAL), `nitems` in 0..=`ndim` items that
+   are integers in range and slices with a step other than 0 (no new axis, no ellipsis). Sets
+   `out_ndim` (an int lvalue) to the result's number of dimensions when it takes the case. The
+   result is gathered first, then written: `dst` may be `src`. */
+#define MVS_INLINE_INDEX(dst, src, ndim, items, nitems, out_ndim, ok)                                            \
+    do {                                                                                                         \
+        int mvs_n_ = (ndim), mvs_ni_ = (nitems), mvs_o_ = 0;                                                     \
+        const mvs_index_item *mvs_it_ = (items);                                                                 \
+        ptrdiff_t mvs_moved_ = 0, mvs_sh_[8], mvs_sd_[8];                                                        \
+        (ok) = mvs_ni_ >= 0 && mvs_ni_ <= mvs_n_ && (mvs_ni_ == 0 || mvs_it_);                                  \
+        MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
+        if (ok) {                                                                                                \
+            MVS_INLINE_EACH_AXIS_(MVS_INLINE_INDEX_K_, ok, src)                                                  \
+        }                                                                                                        \
+        if (ok) {                                                                                                \
+            (dst).memview = (src).memview;                                                                       \
+            (dst).data = (src).data + mvs_moved_;                                                                \
+            MVS_INLINE_EACH_AXIS_(MVS_INLINE_INDEX_OUT_K_, dst, mvs_o_)                                          \
+            (out_ndim) = mvs_o_;                                                                                 \
+        }                                                                                                        \
+    } while (0)
+
+/* Source axis k of MVS_INLINE_INDEX: its item applied (an integer moves the data address and
+   drops the axis, a slice moves it and keeps the axis, sliced), or the axis kept whole. */
+#define MVS_INLINE_INDEX_K_(ok, src, k)                                                                          \
+    if ((ok) && (k) < mvs_n_) {                                                                                  \
+        ptrdiff_t mvs_l_ = (src).shape[k], mvs_s_ = (src).strides[k], mvs_i_, mvs_c_, mvs_t_;                    \
+        if ((k) >= mvs_ni_) {                                                                                    \
+            mvs_sh_[mvs_o_] = mvs_l_;                                                                            \
+            mvs_sd_[mvs_o_++] = mvs_s_;                                                                          \
+        } else if (mvs_it_[k].kind == MVS_ITEM_INDEX) {                                                          \
+            mvs_i_ = mvs_it_[k].start < 0 ? mvs_it_[k].start + mvs_l_ : mvs_it_[k].start;                        \
+            (ok) = mvs_i_ >= 0 && mvs_i_ < mvs_l_;                                                               \
+            if (ok) mvs_moved_ += mvs_i_ * mvs_s_;                                                               \
+        } else if (mvs_it_[k].kind == MVS_ITEM_SLICE && mvs_it_[k].step != 0) {                                  \
+            mvs_t_ = mvs_it_[k].step;                                                                            \
+            MVS_INLINE_SLICE_BOUNDS_(mvs_l_, mvs_it_[k].start, mvs_it_[k].stop, mvs_t_, mvs_i_, mvs_c_);        \
+            if (mvs_c_ > 0) mvs_moved_ += mvs_i_ * mvs_s_;                                                       \
+            mvs_sh_[mvs_o_] = mvs_c_;                                                                            \
+            mvs_sd_[mvs_o_++] = mvs_c_ > 1 ? mvs_s_ * mvs_t_ : mvs_s_;                                           \
+        } else {                                                                                                 \
+            (ok) = 0;                                                                                            \
+        }                                                                                                        \
+    }
+
+#define MVS_INLINE_INDEX_OUT_K_(dst, o, k)                                                                      \
+    (dst).shape[k] = (k) < (o) ? mvs_sh_[k] : 0;                                                                 \
+    (dst).strides[k] = (k) < (o) ? mvs_sd_[k] : 0;                                                               \
     (dst).suboffsets[k] = -1;
 
 /* The inline part of mvs_transpose(src, ndim, dst), as MVS_INLINE_SLICE_AXIS: for usual views

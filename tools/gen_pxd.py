@@ -65,8 +65,8 @@ class Helper:
         expected = self.dst if self.check_ndim else -1
         if self.fast:
             slow = self.call.format(s="__mvs_pyx_src(__mvs_a)", n=self.src, isz=size, o=out)
-            fast = self.fast.format(n=self.src)
-            return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_FAST(a, {slow}, {fast})\n"
+            fast = self.fast.format(n=self.src, m=self.dst)
+            return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_FAST(a, {slow}, {expected}, {fast})\n"
         return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_VIEW({call}, {expected})\n"
 
     def pxd(self, code, ctype):
@@ -120,7 +120,9 @@ def helpers():
             H(f"index_{n}d_{m}d", n, m, ["const mvs_index_item *items", "int nitems"],
               "mvs_index({s}, {n}, items, nitems, {o})",
               f"a[items[0], ..., items[nitems - 1]] (NumPy's basic indexing); ValueError unless the result has {m} "
-              "dimensions.", check_ndim=True)
+              "dimensions.", check_ndim=True,
+              fast="{{ int __mvs_fnd = -1; MVS_INLINE_INDEX(__mvs_f, (a), {n}, (items), (nitems), __mvs_fnd, __mvs_ok); "
+                   "__mvs_ok = __mvs_ok && __mvs_fnd == {m}; }}")
             H(f"reshape_{n}d_{m}d", n, m, ["const Py_ssize_t *shape", "int order"],
               f"mvs_reshape({{s}}, {{n}}, {{isz}}, {m}, shape, order, {{o}})",
               f"a.reshape(shape[:{m}], order) with no copy (one -1 allowed); ValueError when NumPy would copy.")
@@ -380,11 +382,11 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 
 /* The body of a helper with an inline fast path (mvs_inline.h): the fast path (the variable
    arguments, as they expand to commas) writes __mvs_f from the fields of `a` and sets __mvs_ok,
-   or declines; then `slow`, the library's call, runs as in __MVS_PYX_BODY on __mvs_a, a copy of
-   `a`. Neither takes the address of `a` or of __mvs_f
+   or declines; then `slow`, the library's call, runs as in __MVS_PYX_BODY (with `expected`) on
+   __mvs_a, a copy of `a`. Neither takes the address of `a` or of __mvs_f
    (but for the acquisition, inline), so the compiler can keep both in registers, as it does
    Cython's own slicing. A view with no memview is the library's to refuse. */
-#define __MVS_PYX_FAST_BODY(a, slow, ...) \
+#define __MVS_PYX_FAST_BODY(a, slow, expected, ...) \
     __Pyx_memviewslice __mvs_f; \
     int __mvs_ok = 0; \
     if ((a).memview) __VA_ARGS__; \
@@ -392,13 +394,14 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
         __PYX_INC_MEMVIEW(&__mvs_f, 0); \
     } else { \
         __Pyx_memviewslice __mvs_a = (a); \
-        __mvs_f = __MVS_PYX_VIEW(slow, -1); \
+        __mvs_f = __MVS_PYX_VIEW(slow, expected); \
     }
 
 /* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
 #if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
 #define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
-#define __MVS_PYX_FAST(a, slow, ...) __extension__({ __MVS_PYX_FAST_BODY(a, slow, __VA_ARGS__) __mvs_f; })
+#define __MVS_PYX_FAST(a, slow, expected, ...) \
+    __extension__({ __MVS_PYX_FAST_BODY(a, slow, expected, __VA_ARGS__) __mvs_f; })
 #define __mvs_pyx_adopt(owner) __extension__({ __mvs_pyx_adopt_body(owner) __mvs_a; })
 #define __MVS_PYX_FILL(dst, ndim, T, value) __extension__({ __MVS_PYX_FILL_BODY(dst, ndim, T, value) __mvs_rc; })
 #define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
@@ -406,8 +409,8 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #elif defined(__cplusplus)
 #define __MVS_PYX_VIEW(call, expected) \
     ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
-#define __MVS_PYX_FAST(a, slow, ...) \
-    ([&]() -> __Pyx_memviewslice { __MVS_PYX_FAST_BODY(a, slow, __VA_ARGS__) return __mvs_f; }())
+#define __MVS_PYX_FAST(a, slow, expected, ...) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_FAST_BODY(a, slow, expected, __VA_ARGS__) return __mvs_f; }())
 #define __mvs_pyx_adopt(owner) ([&]() -> __Pyx_memviewslice { __mvs_pyx_adopt_body(owner) return __mvs_a; }())
 #define __MVS_PYX_FILL(dst, ndim, T, value) ([&]() -> int { __MVS_PYX_FILL_BODY(dst, ndim, T, value) return __mvs_rc; }())
 #define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
