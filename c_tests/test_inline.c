@@ -49,6 +49,18 @@ static ptrdiff_t bound(void) {
   }
 }
 
+/* A random source: junk bytes, then on every axis an extent (small, or extent()), a stride
+   (stride()) and, once in about `rare` axes each, an indirect suboffset or a junk negative one. */
+static void random_source(mvs_slice *src, long rare) {
+  int i;
+  for (i = 0; i < (int)sizeof *src; i++) ((unsigned char *)src)[i] = (unsigned char)next_random();
+  for (i = 0; i < 8; i++) {
+    src->shape[i] = pick(8) == 0 ? extent() : 1 + pick(6);
+    src->strides[i] = stride();
+    src->suboffsets[i] = pick(rare) == 0 ? pick(64) : pick(rare) == 0 ? MVS_NONE + pick(4) : -1;
+  }
+}
+
 /* MVS_INLINE_SLICE_AXIS, MVS_INLINE_INDEX_AXIS and MVS_INLINE_TRANSPOSE against the library,
    on random sources (direct or not, extents and strides small, zero, negative or huge, junk
    past ndim) and arguments (in range and not): where one takes a case, the library succeeds
@@ -65,12 +77,7 @@ static void derivations(long cases) {
     int axis = pick(10) ? (int)pick(2 * (ndim > 0 ? ndim : 1) + 1) - ndim : (int)pick(21) - 10;
     ptrdiff_t start = op == 1 && pick(2) ? pick(13) - 6 : bound(), stop = bound(), step = steps[pick(11)];
     mvs_status status;
-    for (i = 0; i < (int)sizeof src; i++) ((unsigned char *)&src)[i] = (unsigned char)next_random();
-    for (i = 0; i < 8; i++) {
-      src.shape[i] = pick(8) == 0 ? extent() : 1 + pick(6);
-      src.strides[i] = stride();
-      src.suboffsets[i] = pick(30) == 0 ? pick(64) : pick(30) == 0 ? MVS_NONE + pick(4) : -1;
-    }
+    random_source(&src, 30);
     /* Indexing an indirect first axis reads the pointer stored there: none is stored here. */
     if (op == 1 && src.suboffsets[0] >= 0) src.suboffsets[0] = -1;
     for (i = 0; i < (int)sizeof a; i++) ((unsigned char *)&a)[i] = (unsigned char)next_random();
@@ -126,12 +133,7 @@ static void index_items(long cases) {
     int i, j, ok, nd_a = -1, nd_b = -1, ndim = pick(10) ? (int)pick(5) : (int)pick(11) - 1;
     int nitems = pick(20) ? (int)pick(ndim > 0 ? ndim + 2 : 2) : (int)pick(12) - 1, in_place = pick(4) == 0;
     mvs_status status;
-    for (i = 0; i < (int)sizeof src; i++) ((unsigned char *)&src)[i] = (unsigned char)next_random();
-    for (i = 0; i < 8; i++) {
-      src.shape[i] = pick(8) == 0 ? extent() : 1 + pick(6);
-      src.strides[i] = stride();
-      src.suboffsets[i] = pick(40) == 0 ? pick(64) : pick(40) == 0 ? MVS_NONE + pick(4) : -1;
-    }
+    random_source(&src, 40);
     for (i = 0; i < 10; i++) items[i] = random_item();
     /* Indexing an indirect axis reads the pointer stored there, and none is stored here: with
        indirect axes, the integers are made slices. */
