@@ -161,6 +161,56 @@ static void index_items(long cases) {
          cases, taken, declined, mismatches);
 }
 
+/* MVS_INLINE_SUBVIEW against mvs_subview, as derivations() does: sources mostly contiguous in
+   C order (sometimes in F order, with a junk stride, an indirect axis, or random bytes), item
+   sizes valid and not, offsets and result shapes that fit and not, orders 'C', 'F' and others;
+   where the inline path takes a case, the library succeeds with the same output bytes (also in
+   place); where it declines, it writes nothing. */
+static void subviews(long cases) {
+  static const ptrdiff_t itemsizes[] = {1, 2, 4, 8, 16, 3, 0, -1, (ptrdiff_t)1 << 21, 8, 8, 8};
+  static const int orders[] = {'C', 'C', 'F', 'A'};
+  long taken = 0, declined = 0, mismatches = 0, k;
+  for (k = 0; k < cases; k++) {
+    mvs_slice src, a, b, before;
+    ptrdiff_t extents[8], items = 1, offset, isz = itemsizes[pick(12)];
+    int i, ok, ndim = pick(10) ? 1 + (int)pick(4) : (int)pick(11) - 1, out_ndim = pick(10) ? (int)pick(4) : (int)pick(11) - 1;
+    int order = orders[pick(4)], in_place = pick(4) == 0;
+    mvs_status status;
+    random_source(&src, 1000000);
+    for (i = 0; i < 8; i++) src.shape[i] = pick(12) ? (ptrdiff_t)pick(7) : extent();
+    if (pick(10)) { /* contiguous: C order mostly, else F order, of the extents (0 counted as 1) */
+      size_t run = (size_t)isz; /* wraps for huge extents: a junk stride the library refuses */
+      for (i = 0; i < ndim && ndim <= 8; i++) {
+        int ax = pick(5) ? ndim - 1 - i : i;
+        src.strides[ax] = (ptrdiff_t)run;
+        run *= src.shape[ax] > 1 ? (size_t)src.shape[ax] : 1;
+      }
+      i = (int)pick(8);
+      if (pick(20) == 0) src.strides[i] = (ptrdiff_t)((size_t)src.strides[i] + 8);
+      if (pick(40) == 0) src.suboffsets[pick(8)] = 0;
+    }
+    for (i = 0; i < ndim && i < 8; i++) items *= src.shape[i] > 0 && src.shape[i] < 64 ? src.shape[i] : 1;
+    offset = pick(10) ? (ptrdiff_t)pick(items + 2) : pick(2) ? -1 - pick(3) : ((ptrdiff_t)1 << (30 + pick(30)));
+    for (i = 0; i < 8; i++) extents[i] = pick(10) ? 1 + pick(4) : pick(2) ? 0 : extent();
+    for (i = 0; i < (int)sizeof a; i++) ((unsigned char *)&a)[i] = (unsigned char)next_random();
+    if (in_place) a = src;
+    b = before = a;
+    status = mvs_subview(in_place ? &a : &src, ndim, isz, offset, out_ndim, extents, order, &a);
+    if (in_place) MVS_INLINE_SUBVIEW(b, b, ndim, isz, offset, out_ndim, extents, order, ok);
+    else MVS_INLINE_SUBVIEW(b, src, ndim, isz, offset, out_ndim, extents, order, ok);
+    if (ok ? status != MVS_OK || memcmp(&a, &b, sizeof a) != 0 : memcmp(&b, &before, sizeof b) != 0) {
+      if (++mismatches <= 10)
+        fprintf(stderr, "MISMATCH subview case %ld: ndim %d itemsize %td offset %td out_ndim %d order %d: library %d, inline %s\n",
+                k, ndim, isz, offset, out_ndim, order, status, ok ? "took it" : "declined and wrote");
+    }
+    if (ok) taken++; else declined++;
+  }
+  CHECK_EQ(mismatches, 0);
+  CHECK(taken > cases / 20 && declined > cases / 20);
+  printf("test_inline: %ld cases of MVS_INLINE_SUBVIEW, taken inline / left to the library: %ld / %ld; %ld mismatches\n",
+         cases, taken, declined, mismatches);
+}
+
 int main(void) {
   long cases = getenv("MVS_TEST_INLINE_CASES") ? atol(getenv("MVS_TEST_INLINE_CASES")) : 1000000;
   static const int orders[] = {'C', 'F', 'C', 'F', 'A', 0, 'C' + 256, 'c'};
@@ -192,6 +242,7 @@ int main(void) {
   CHECK_EQ(mismatches, 0);
   derivations(cases);
   index_items(cases);
+  subviews(cases);
   /* The cases reach the inline path and the library's refusals alike. */
   CHECK(statuses[MVS_OK] > cases / 10);
   CHECK(statuses[MVS_ERR_SHAPE] > 0 && statuses[MVS_ERR_OVERFLOW] > 0 && statuses[MVS_ERR_NDIM] > 0);

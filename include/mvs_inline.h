@@ -47,6 +47,10 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
 #define MVS_INLINE_EACH_AXIS_(F, dst, src) \
     F(dst, src, 0) F(dst, src, 1) F(dst, src, 2) F(dst, src, 3) F(dst, src, 4) F(dst, src, 5) F(dst, src, 6) F(dst, src, 7)
 
+/* MVS_INLINE_EACH_AXIS_ from axis 7 down to 0. */
+#define MVS_INLINE_EACH_AXIS_REV_(F, dst, src) \
+    F(dst, src, 7) F(dst, src, 6) F(dst, src, 5) F(dst, src, 4) F(dst, src, 3) F(dst, src, 2) F(dst, src, 1) F(dst, src, 0)
+
 /* Sets `ok` to 0 unless the first `ndim` (in 0..=8) axes of `src` are usual: direct, with an
    extent in 0..2^30 and a stride in -2^29..2^29, so that no offset the inline derivations
    compute can overflow (the library takes every other view). */
@@ -203,6 +207,63 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
 #define MVS_INLINE_TRANSPOSE_K_(dst, src, k)                                                                    \
     (dst).shape[k] = (k) < mvs_n_ ? (src).shape[mvs_n_ - 1 - (k)] : 0;                                            \
     (dst).strides[k] = (k) < mvs_n_ ? (src).strides[mvs_n_ - 1 - (k)] : 0;                                        \
+    (dst).suboffsets[k] = -1;
+
+/* The inline part of mvs_subview(src, ndim, itemsize, offset, out_ndim, extents, order, dst), as
+   MVS_INLINE_SLICE_AXIS: for a usual source (MVS_INLINE_USUAL) of 1 to 8 axes that is
+   C-contiguous by Cython's strict rule (the innermost stride is `itemsize`, each outer one the
+   inner stride times the inner extent), `itemsize` in 1..=2^20, `offset` in 0..2^40, `order`
+   'C' or 'F', and a result of one item or more that fits, with extents below 2^30 and a
+   stride product below 2^32 before its last factor. Other contiguous sources, zero-size
+   results and every error are the library's. `dst` may be `src`. */
+#define MVS_INLINE_SUBVIEW(dst, src, ndim, itemsize, offset, out_ndim, extents, order, ok)                      \
+    do {                                                                                                         \
+        int mvs_n_ = (ndim), mvs_m_ = (out_ndim), mvs_ord_ = (order);                                           \
+        ptrdiff_t mvs_isz_ = (itemsize), mvs_off_ = (offset), mvs_run_, mvs_sd_[8] = {0};                            \
+        const ptrdiff_t *mvs_ext_ = (extents);                                                                   \
+        (ok) = mvs_n_ >= 1 && mvs_isz_ >= 1 && mvs_isz_ <= ((ptrdiff_t)1 << 20) && mvs_off_ >= 0 &&              \
+               mvs_off_ < ((ptrdiff_t)1 << 40) && mvs_m_ >= 0 && mvs_m_ <= 8 && (mvs_m_ == 0 || mvs_ext_) &&     \
+               (mvs_ord_ == 'C' || mvs_ord_ == 'F');                                                            \
+        MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
+        if (ok) {                                                                                                \
+            MVS_INLINE_EACH_AXIS_(MVS_INLINE_SUBVIEW_CHAIN_K_, ok, src)                                          \
+        }                                                                                                        \
+        if (ok) {                                                                                                \
+            mvs_run_ = mvs_isz_;                                                                                 \
+            if (mvs_ord_ == 'C') {                                                                               \
+                MVS_INLINE_EACH_AXIS_REV_(MVS_INLINE_SUBVIEW_STRIDE_K_, ok, mvs_ext_)                            \
+            } else {                                                                                             \
+                MVS_INLINE_EACH_AXIS_(MVS_INLINE_SUBVIEW_STRIDE_K_, ok, mvs_ext_)                                \
+            }                                                                                                    \
+            /* The source's bytes: its outermost extent times its outermost stride. */                          \
+            (ok) = (ok) && mvs_off_ * mvs_isz_ + mvs_run_ <= (src).shape[0] * (src).strides[0];                 \
+        }                                                                                                        \
+        if (ok) {                                                                                                \
+            (dst).memview = (src).memview;                                                                       \
+            (dst).data = (src).data + mvs_off_ * mvs_isz_;                                                       \
+            MVS_INLINE_EACH_AXIS_(MVS_INLINE_SUBVIEW_OUT_K_, dst, mvs_ext_)                                      \
+        }                                                                                                        \
+    } while (0)
+
+/* Axis k of a strictly C-contiguous source: its stride is the next axis's bytes, or the item
+   size for the innermost. */
+#define MVS_INLINE_SUBVIEW_CHAIN_K_(ok, src, k)                                                                  \
+    if ((k) < mvs_n_)                                                                                            \
+        (ok) = (ok) && (src).strides[k] == ((k) == mvs_n_ - 1 ? mvs_isz_                                        \
+                                            : (src).strides[(k) < 7 ? (k) + 1 : 7] * (src).shape[(k) < 7 ? (k) + 1 : 7]);
+
+/* Axis k of the result, taken from the innermost out: its stride, then the running product
+   times its extent (which must be in 1..2^30). */
+#define MVS_INLINE_SUBVIEW_STRIDE_K_(ok, ext, k)                                                                 \
+    if ((k) < mvs_m_) {                                                                                          \
+        mvs_sd_[k] = mvs_run_;                                                                                   \
+        (ok) = (ok) && (ext)[k] >= 1 && (ext)[k] < ((ptrdiff_t)1 << 30) && mvs_run_ < ((ptrdiff_t)1 << 32);     \
+        if (ok) mvs_run_ *= (ext)[k];                                                                            \
+    }
+
+#define MVS_INLINE_SUBVIEW_OUT_K_(dst, ext, k)                                                                   \
+    (dst).shape[k] = (k) < mvs_m_ ? (ext)[k] : 0;                                                                \
+    (dst).strides[k] = (k) < mvs_m_ ? mvs_sd_[k] : 0;                                                            \
     (dst).suboffsets[k] = -1;
 
 #endif /* MVS_INLINE_H */

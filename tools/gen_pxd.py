@@ -46,7 +46,7 @@ class Helper:
     after the view; `call` is the library call, naming the source `{s}`, the source ndim `{n}`,
     the item size `{isz}` (for helpers declared per dtype) and the output `{o}`; `check_ndim`
     for calls that report the result's ndim; `fast`, an inline fast path of mvs_inline.h (naming
-    the source ndim `{n}` and the result's `{m}`) tried before the call (see __MVS_PYX_FAST_BODY)."""
+    the source ndim `{n}`, the result's `{m}` and the item size `{isz}`) tried before the call (see __MVS_PYX_FAST_BODY)."""
 
     def __init__(self, name, src, dst, params, call, doc, check_ndim=False, fast=None):
         self.name, self.src, self.dst, self.params = name, src, dst, params
@@ -65,7 +65,7 @@ class Helper:
         expected = self.dst if self.check_ndim else -1
         if self.fast:
             slow = self.call.format(s="__mvs_pyx_src(__mvs_a)", n=self.src, isz=size, o=out)
-            fast = self.fast.format(n=self.src, m=self.dst)
+            fast = self.fast.format(n=self.src, m=self.dst, isz=size)
             return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_FAST(a, {slow}, {expected}, {fast})\n"
         return f"#define {self.cname(code)}({', '.join(names)}) __MVS_PYX_VIEW({call}, {expected})\n"
 
@@ -128,7 +128,8 @@ def helpers():
               f"a.reshape(shape[:{m}], order) with no copy (one -1 allowed); ValueError when NumPy would copy.")
             H(f"subview_{n}d_{m}d", n, m, ["Py_ssize_t offset", "const Py_ssize_t *shape", "int order"],
               f"mvs_subview({{s}}, {{n}}, {{isz}}, offset, {m}, shape, order, {{o}})",
-              f"A contiguous view of shape[:{m}] starting `offset` items into the contiguous a.")
+              f"A contiguous view of shape[:{m}] starting `offset` items into the contiguous a.",
+              fast="MVS_INLINE_SUBVIEW(__mvs_f, (a), {n}, {isz}, (offset), {m}, (shape), (order), __mvs_ok)")
             if m >= n:
                 H(f"broadcast_to_{n}d_{m}d", n, m, ["const Py_ssize_t *shape"],
                   f"mvs_broadcast_to({{s}}, {{n}}, {m}, shape, {{o}})", f"np.broadcast_to(a, shape[:{m}])")
