@@ -53,15 +53,17 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
 
 /* Sets `ok` to 0 unless the first `ndim` (in 0..=8) axes of `src` are usual: direct, with an
    extent in 0..2^30 and a stride in -2^29..2^29, so that no offset the inline derivations
-   compute can overflow (the library takes every other view). */
+   compute can overflow (the library takes every other view). Tested axis by axis at fixed
+   positions: in a loop, the fields are read at variable indices, so the source must be in
+   memory (clang copied it there with memcpy, 4 ns of a fresh local's 11). */
 #define MVS_INLINE_USUAL(src, ndim, ok)                                                                          \
     do {                                                                                                         \
-        int mvs_u_;                                                                                              \
-        if ((ndim) < 0 || (ndim) > 8) (ok) = 0;                                                                  \
-        for (mvs_u_ = 0; (ok) && mvs_u_ < (ndim); mvs_u_++)                                                      \
-            (ok) = (src).suboffsets[mvs_u_] < 0 && (size_t)(src).shape[mvs_u_] < ((size_t)1 << 30) &&          \
-                   (size_t)(src).strides[mvs_u_] + ((size_t)1 << 29) < ((size_t)1 << 30);                       \
+        (ok) = (ok) && (ndim) >= 0 && (ndim) <= 8 && (1 MVS_INLINE_EACH_AXIS_(MVS_INLINE_USUAL_K_, src, ndim)); \
     } while (0)
+
+#define MVS_INLINE_USUAL_K_(src, ndim, k)                                                                        \
+    &((k) >= (ndim) || (((src).suboffsets[k] < 0) & ((size_t)(src).shape[k] < ((size_t)1 << 30)) &             \
+                        ((size_t)(src).strides[k] + ((size_t)1 << 29) < ((size_t)1 << 30))))
 
 /* The inline part of mvs_slice_axis(src, ndim, axis, start, stop, step, dst), on any struct with
    mvs_slice's fields (an mvs_slice, or Cython's __Pyx_memviewslice): when `ndim` is in 1..=8,
