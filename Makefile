@@ -224,7 +224,7 @@ c-test: lib
 # The ownership tests without sanitizers under valgrind, which also sees the Rust code (ASan
 # instruments only the C side): no leak, no invalid access, against the shared and the static
 # library. Skipped, with a message, where valgrind is not installed (nothing is installed here).
-VALGRIND_TESTS := test_buffer test_buffer_threads test_pool test_attach test_copy
+VALGRIND_TESTS := test_buffer test_buffer_threads test_pool test_attach test_copy test_dlpack
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
 
 valgrind: lib
