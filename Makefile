@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test readme-example bench icount besttime miri clean
+.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -159,7 +159,7 @@ cython-demo: lib $(PKG)
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz-smoke icount numpy-test cython-test \
+test: check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz-smoke icount numpy-test dlpack-test cython-test \
   cython-oldest readme-example install-test package-errors user-project
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
@@ -242,6 +242,14 @@ valgrind: lib
 numpy-test: lib $(VPY)
 	$(VPY) tests/numpy_oracle.py $(LIBDIR)/libmemviewslice.so
 	$(VPY) tests/numpy_copy.py $(LIBDIR)/libmemviewslice.so
+
+# DLPack through the installed package against NumPy (tests/test_dlpack.py): round trips of
+# every dtype NumPy exports, 0-d to 8-d, negative and zero strides; a producer of its own (a C
+# deleter that counts, built with $(CC)) whose deleter runs once after the last user in every
+# release order; read-only tensors; malformed tensors refused with the deleter still run once.
+# PyTorch is not installed (too large for CI): NumPy is the peer.
+dlpack-test: $(PKG)
+	CC="$(CC)" $(VPY) tests/test_dlpack.py
 
 # --- other --------------------------------------------------------------------------------
 bench: bench-cython
