@@ -26,8 +26,8 @@ const PREAMBLE: &str = r#"/*
  *   every offset the library computes exact.
  * - No view function allocates, locks, prints, aborts or reads the viewed memory (except
  *   through indirect dimensions where a function says so). Only the ownership functions
- *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, and mvs_pool_acquire when
- *   the pool grows) and only pool growth locks (a mutex; acquire and release are lock-free).
+ *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, mvs_pool_acquire when the
+ *   pool grows, and the DLPack exports and imports, one block each) and only pool growth locks (a mutex; acquire and release are lock-free).
  *   Nothing prints or aborts. Every function is thread-safe.
  * - Ownership: an mvs_buffer owns a memory block and counts references atomically (retain and
  *   release from any thread; the memory is freed, or the deallocation callback runs, exactly
