@@ -1331,7 +1331,9 @@ mvs_status mvs_dlpack_export_legacy(struct mvs_buffer *buffer,
  * `MVS_ERR_NDIM` (`ndim` outside 0..=8), `MVS_ERR_SHAPE` (a negative extent),
  * `MVS_ERR_OVERFLOW` (a stride in bytes, the view's span, or an address reached through
  * `byte_offset` does not fit), `MVS_ERR_ALLOC` (no memory for the buffer's header). Checked
- * in that order. Flags other than read-only are ignored. Thread-safe.
+ * in this order: the arguments, the version, the device, the item type, `ndim`, the shape
+ * pointer, the extents, the data pointer, the strides, the byte offset and the span. Flags
+ * other than read-only are ignored. Thread-safe.
  *
  * # Safety
  * `tensor` is NULL or points to a readable tensor whose `shape` (and `strides`, unless NULL)
