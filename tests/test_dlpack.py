@@ -249,17 +249,38 @@ def test_deleter_once_after_the_last_user():
         gc.enable()
 
 
+DL_TYPES = {np.bool_: (6, 8), np.int8: (0, 8), np.int16: (0, 16), np.int32: (0, 32), np.int64: (0, 64),
+            np.uint8: (1, 8), np.uint16: (1, 16), np.uint32: (1, 32), np.uint64: (1, 64), np.float16: (2, 16),
+            np.float32: (2, 32), np.float64: (2, 64), np.complex64: (5, 64), np.complex128: (5, 128)}
+
+
 def test_byte_offsets_and_null_strides():
-    mem = np.arange(300, dtype=np.int32)
-    for ndim in range(9):
-        shape = (2,) * ndim
-        p = Producer(mem, shape, None, byte_offset=4 * 7, code=0, bits=32)
-        o = from_dlpack(p)
-        a = np.asarray(o)
-        want = mem[7:7 + 2 ** ndim].reshape(shape)
-        check(layout(a) == layout(want), f"{ndim}-d row-major at byte offset 28: {layout(a)} != {layout(want)}")
-        del o, a
-        check(p.deleted == 1, f"{ndim}-d: deleted once")
+    """A producer's tensors with byte offsets and NULL strides (row-major), or strides of any
+    sign, of every dtype and 0 to 8 dimensions: the owner and NumPy's array of it are at data +
+    byte_offset with the right shape, strides and dtype; each deleted once."""
+    mem = np.arange(4096, dtype=np.uint8)
+    base = mem.__array_interface__["data"][0]
+    n = 0
+    for dtype, (code, bits) in DL_TYPES.items():
+        size = bits // 8
+        for ndim in range(9):
+            for strided in (False, True):
+                shape = (2,) * ndim
+                strides = tuple((-1) ** k * 2 ** (ndim - 1 - k) for k in range(ndim)) if strided else None
+                offset = size * (3 + 2 ** ndim)
+                p = Producer(mem, shape, strides, byte_offset=offset, code=code, bits=bits)
+                o = from_dlpack(p)
+                want_strides = tuple(s * size for s in strides) if strided else np.empty(shape, dtype).strides
+                want = (base + offset, shape, want_strides, np.dtype(dtype))
+                check(layout(o) == want, f"{dtype.__name__} {ndim}-d offset {offset}: {layout(o)} != {want}")
+                b = np.from_dlpack(o)
+                check(layout(b) == want, f"{dtype.__name__} {ndim}-d: np.from_dlpack {layout(b)} != {want}")
+                del o
+                check(p.deleted == 0, f"{dtype.__name__} {ndim}-d: deleted while NumPy's array lives")
+                del b
+                check(p.deleted == 1, f"{dtype.__name__} {ndim}-d: deleted {p.deleted} times, not once")
+                n += 1
+    print(f"byte offsets: {n} tensors of {len(DL_TYPES)} dtypes, 0-d to 8-d, NULL and signed strides")
 
 
 def test_read_only():
