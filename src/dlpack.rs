@@ -259,30 +259,23 @@ pub fn import(
     if data == 0 && items > 0 {
         return Err(Error::NullData { items });
     }
-    let mut bytes = [0isize; MAX_DIMS];
-    match strides {
+    let overflow = Error::OffsetOverflow { byte_offset };
+    let offset = usize::try_from(byte_offset).map_err(|_| overflow)?;
+    let first = data.checked_add(offset).ok_or(overflow)?;
+    let view = match strides {
+        // Row-major, as NumPy lays it out (zero extents count as one in the strides).
+        None => View::contiguous(first, itemsize, extents, view::Order::C)?,
         Some(strides) => {
+            let mut bytes = [0isize; MAX_DIMS];
             for (axis, &stride) in strides.iter().enumerate().take(ndim) {
                 bytes[axis] = isize::try_from(stride)
                     .ok()
                     .and_then(|s| s.checked_mul(itemsize))
                     .ok_or(Error::StrideOverflow { axis, stride, itemsize })?;
             }
+            View::strided(first, itemsize, extents, &bytes[..ndim])?
         }
-        None => {
-            // Row-major: each stride is the product of the inner extents (zero counts as one,
-            // as NumPy's strides do), times the item size.
-            let mut step = itemsize;
-            for axis in (0..ndim).rev() {
-                bytes[axis] = step;
-                step = step.checked_mul(extents[axis].max(1)).ok_or(view::Error::Overflow)?;
-            }
-        }
-    }
-    let overflow = Error::OffsetOverflow { byte_offset };
-    let offset = usize::try_from(byte_offset).map_err(|_| overflow)?;
-    let first = data.checked_add(offset).ok_or(overflow)?;
-    let view = View::strided(first, itemsize, extents, &bytes[..ndim])?;
+    };
     let (lo, hi) = view.extent(itemsize)?;
     let start = first.checked_add_signed(lo).ok_or(overflow)?;
     first.checked_add_signed(hi).ok_or(overflow)?;

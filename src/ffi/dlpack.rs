@@ -421,7 +421,7 @@ unsafe fn export<T: Managed>(
 /// `MVS_ERR_OVERFLOW` (a stride in bytes, the view's span, or an address reached through
 /// `byte_offset` does not fit), `MVS_ERR_ALLOC` (no memory for the buffer's header). Checked
 /// in this order: the arguments, the version, the device, the item type, `ndim`, the shape
-/// pointer, the extents, the data pointer, the strides, the byte offset and the span. Flags
+/// pointer, the extents, the data pointer, the byte offset, the strides and the span. Flags
 /// other than read-only are ignored. Thread-safe.
 ///
 /// # Safety
