@@ -1329,8 +1329,8 @@ mvs_status mvs_dlpack_export_legacy(struct mvs_buffer *buffer,
  * is taken), `MVS_ERR_DEVICE` (a device other than `MVS_DL_CPU`), `MVS_ERR_DTYPE` (an unknown
  * type code, a width that is not a positive multiple of 8 or not the code's, lanes != 1),
  * `MVS_ERR_NDIM` (`ndim` outside 0..=8), `MVS_ERR_SHAPE` (a negative extent),
- * `MVS_ERR_OVERFLOW` (a stride in bytes, the view's span, or an address reached through
- * `byte_offset` does not fit), `MVS_ERR_ALLOC` (no memory for the buffer's header). Checked
+ * `MVS_ERR_OVERFLOW` (a stride in bytes, the view's span or its bytes, or an address reached
+ * through `byte_offset` does not fit), `MVS_ERR_ALLOC` (no memory for the buffer's header). Checked
  * in this order: the arguments, the version, the device, the item type, `ndim`, the shape
  * pointer, the extents, the data pointer, the byte offset, the strides and the span. Flags
  * other than read-only are ignored. Thread-safe.

@@ -277,9 +277,11 @@ pub fn import(
         }
     };
     let (lo, hi) = view.extent(itemsize)?;
+    // The span fits, but the span plus an item may not (found by the fuzzer).
+    let nbytes = hi.checked_sub(lo).ok_or(view::Error::Overflow)?;
     let start = first.checked_add_signed(lo).ok_or(overflow)?;
     first.checked_add_signed(hi).ok_or(overflow)?;
-    Ok(Imported { view, start, nbytes: hi - lo })
+    Ok(Imported { view, start, nbytes })
 }
 
 /// The shape and strides (in items) of a DLPack tensor describing `view`, of items of

@@ -91,6 +91,9 @@ fn malformed_tensors_are_refused_with_their_own_errors() {
     assert_eq!(import(usize::MAX - 8, &[2], None, 8, 0).unwrap_err().kind(), Kind::Overflow);
     assert_eq!(import(8, &[3], Some(&[-1]), 8, 0).unwrap_err().kind(), Kind::Overflow);
     assert_eq!(import(0x1000, &[1; 9], None, 8, 0), Err(Error::Ndim { ndim: 9 }));
+    // a span that fits, whose bytes (the span plus one item) do not
+    assert_eq!(import(1 << 63, &[2], Some(&[-((1 << 60) - 1)]), 8, 0), Err(Error::View(view::Error::Overflow)));
+    assert!(import(1 << 63, &[2], Some(&[-((1 << 60) - 2)]), 8, 0).is_ok());
 }
 
 #[test]
