@@ -111,6 +111,12 @@ pub type mvs_dl_versioned_deleter_fn = Option<unsafe extern "C" fn(tensor: *mut 
 /// `DLManagedTensorVersioned` (DLPack 1.x): the version, the producer's context, the deleter
 /// that the consumer calls exactly once when done (NULL: nothing to call), flags
 /// (`MVS_DLPACK_FLAG_*`), and the tensor.
+///
+/// The DLPack structs are declared in this header, with `mvs_dl_` names, rather than by
+/// including `dlpack.h`: the header stays self-contained, and never clashes with the
+/// `dlpack.h` a program includes, of whatever version. Their layout is `dlpack.h` 1.1's
+/// (asserted at the end of this header): a `DLManagedTensorVersioned *` converts to an
+/// `mvs_dl_managed_tensor_versioned *` with a cast, and back.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct mvs_dl_managed_tensor_versioned {
