@@ -1,52 +1,49 @@
 # cython: boundscheck=False, wraparound=False
 # DLPack: a C producer hands a view of its memory to NumPy (np.from_dlpack shares it, and the
-# memory is freed once, by the producer's deallocator, after NumPy's last user), and a NumPy
-# array comes back as a typed memoryview used in nogil code, sharing the array's memory and
-# keeping it alive.
-from libc.stdlib cimport malloc, free
+# memory is freed once, after NumPy's last user), and a NumPy array comes back as a typed
+# memoryview used in nogil code, sharing the array's memory and keeping it alive.
 from memviewslice cimport (
-    mvs_slice, mvs_buffer, mvs_buffer_wrap, mvs_buffer_view, mvs_buffer_release, mvs_transpose,
-    mvs_pyx_check,
+    mvs_slice, mvs_buffer, mvs_buffer_alloc, mvs_buffer_attach, mvs_buffer_data, mvs_buffer_view,
+    mvs_buffer_release, mvs_transpose, mvs_pyx_check,
 )
 from memviewslice.owners cimport BufferExport, export
 from memviewslice.owners import from_dlpack
 
 cdef extern from *:
     """
-    /* A C library's deallocator, counting its calls. */
-    static long dlpack_frees = 0;
-    static void dlpack_free(void *data, void *ctx) { (void)ctx; dlpack_frees++; free(data); }
+    /* Counts the buffers whose last reference is gone (a detach callback of mvs_buffer_attach). */
+    static long dlpack_released = 0;
+    static char dlpack_key;
+    static void dlpack_count(void *value) { (void)value; dlpack_released++; }
     """
-    long dlpack_frees
-    void dlpack_free(void *data, void *ctx) noexcept nogil
+    long dlpack_released
+    char dlpack_key
+    void dlpack_count(void *value) noexcept nogil
 
 
-def frees():
-    """How many times dlpack_free has run."""
-    return dlpack_frees
+def released():
+    """How many of c_producer's buffers have been released by their last user."""
+    return dlpack_released
 
 
 def c_producer(Py_ssize_t rows, Py_ssize_t cols):
-    """The transpose of a (rows, cols) int32 matrix that C allocates and fills in nogil code, as
-    an object with __dlpack__: np.from_dlpack(it) shares the memory, which dlpack_free frees
-    once, after the last user."""
+    """The transpose of a (rows, cols) int32 matrix that C allocates (a buffer of the library)
+    and fills in nogil code, as an object with __dlpack__: np.from_dlpack(it) shares the
+    memory, which is freed once, after the last user (dlpack_count then runs)."""
     cdef Py_ssize_t shape[2]
     cdef mvs_slice view
     cdef mvs_buffer *buffer
-    cdef int *data = <int *>malloc(rows * cols * sizeof(int))
+    cdef int *data
+    cdef void *attached
     cdef Py_ssize_t i
-    if data == NULL:
-        raise MemoryError()
     shape[0], shape[1] = rows, cols
-    with nogil:
-        for i in range(rows * cols):
-            data[i] = <int>i
+    mvs_pyx_check(mvs_buffer_alloc(rows * cols * sizeof(int), sizeof(int), 0, &buffer))
     try:
-        mvs_pyx_check(mvs_buffer_wrap(data, rows * cols * sizeof(int), dlpack_free, NULL, 0, &buffer))
-    except:
-        free(data)  # not wrapped: still ours
-        raise
-    try:
+        mvs_pyx_check(mvs_buffer_attach(buffer, &dlpack_key, <void *>1, dlpack_count, &attached))
+        mvs_pyx_check(mvs_buffer_data(buffer, <void **>&data))
+        with nogil:
+            for i in range(rows * cols):
+                data[i] = <int>i
         mvs_pyx_check(mvs_buffer_view(buffer, sizeof(int), 2, shape, b'C', &view))
         mvs_pyx_check(mvs_transpose(&view, 2, &view))
         return export(buffer, &view, 2, sizeof(int), b'i')  # __dlpack__ and the buffer protocol

@@ -109,12 +109,12 @@ assert arr.tolist() == [[0, 3], [1, 4], [2, 5]] and arr.dtype == np.int32 and ar
 row = arr[1]
 del arr
 gc.collect()
-print("frees while a row lives:", dlpack.frees())
-assert dlpack.frees() == 0
+print("released while a row lives:", dlpack.released())
+assert dlpack.released() == 0
 del row
 gc.collect()
-print("frees after the last user:", dlpack.frees())
-assert dlpack.frees() == 1
+print("released after the last user:", dlpack.released())
+assert dlpack.released() == 1
 
 print("== dlpack: a NumPy array as a typed memoryview in nogil code, through DLPack")
 x = np.arange(16.0).reshape(4, 4)[::-1]
