@@ -411,9 +411,13 @@ static void test_import_errors(void) {
   CASE(p.t.dl_tensor.shape = NULL, MVS_ERR_NULL, "shape");
   CASE((p.t.dl_tensor.strides = p.strides, p.strides[0] = (int64_t)1 << 59, p.strides[1] = (int64_t)1 << 58),
        MVS_ERR_OVERFLOW, "overflows ptrdiff_t");
+  /* a span that fits (PTRDIFF_MAX - 7), whose bytes (the span plus one item) do not */
+  CASE((p.t.dl_tensor.data = (void *)((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1)), p.t.dl_tensor.ndim = 1, p.shape[0] = 2,
+        p.t.dl_tensor.strides = p.strides, p.strides[0] = -(((int64_t)1 << 60) - 1)),
+       MVS_ERR_OVERFLOW, "overflows ptrdiff_t");
 #undef CASE
   /* the malformed tensors of the issue each have their own status */
-  CHECK(ns == 17);
+  CHECK(ns == 18);
   CHECK(MVS_ERR_NULL != MVS_ERR_NDIM && MVS_ERR_SHAPE != MVS_ERR_DEVICE && MVS_ERR_DTYPE != MVS_ERR_VERSION &&
         MVS_ERR_VERSION != MVS_ERR_OVERFLOW && MVS_ERR_DEVICE != MVS_ERR_DTYPE);
   /* NULL arguments: the tensor stays the caller's */
