@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test readme-example bench icount besttime miri clean
+.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -154,12 +154,12 @@ CY_OUT ?= $(BUILD)
 CYBUILD = $(CY_PY) tools/build_ext.py
 
 cython-demo: lib $(PKG)
-	@for m in flat_buffer corner raw_pointer handoff copy_fill; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
+	@for m in flat_buffer corner raw_pointer handoff copy_fill dlpack; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
 	@$(CYBUILD) examples/cython/pool_prange.pyx --out $(BUILD)/examples/cython --openmp >/dev/null
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz-smoke icount numpy-test cython-test \
+test: check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz-smoke icount numpy-test dlpack-test cython-test \
   cython-oldest readme-example install-test package-errors user-project
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
@@ -224,7 +224,7 @@ c-test: lib
 # The ownership tests without sanitizers under valgrind, which also sees the Rust code (ASan
 # instruments only the C side): no leak, no invalid access, against the shared and the static
 # library. Skipped, with a message, where valgrind is not installed (nothing is installed here).
-VALGRIND_TESTS := test_buffer test_buffer_threads test_pool test_attach test_copy
+VALGRIND_TESTS := test_buffer test_buffer_threads test_pool test_attach test_copy test_dlpack
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
 
 valgrind: lib
@@ -242,6 +242,14 @@ valgrind: lib
 numpy-test: lib $(VPY)
 	$(VPY) tests/numpy_oracle.py $(LIBDIR)/libmemviewslice.so
 	$(VPY) tests/numpy_copy.py $(LIBDIR)/libmemviewslice.so
+
+# DLPack through the installed package against NumPy (tests/test_dlpack.py): round trips of
+# every dtype NumPy exports, 0-d to 8-d, negative and zero strides; a producer of its own (a C
+# deleter that counts, built with $(CC)) whose deleter runs once after the last user in every
+# release order; read-only tensors; malformed tensors refused with the deleter still run once.
+# PyTorch is not installed (too large for CI): NumPy is the peer.
+dlpack-test: $(PKG)
+	CC="$(CC)" $(VPY) tests/test_dlpack.py
 
 # --- other --------------------------------------------------------------------------------
 bench: bench-cython

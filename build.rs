@@ -26,8 +26,8 @@ const PREAMBLE: &str = r#"/*
  *   every offset the library computes exact.
  * - No view function allocates, locks, prints, aborts or reads the viewed memory (except
  *   through indirect dimensions where a function says so). Only the ownership functions
- *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, and mvs_pool_acquire when
- *   the pool grows) and only pool growth locks (a mutex; acquire and release are lock-free).
+ *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, mvs_pool_acquire when the
+ *   pool grows, and the DLPack exports and imports, one block each) and only pool growth locks (a mutex; acquire and release are lock-free).
  *   Nothing prints or aborts. Every function is thread-safe.
  * - Ownership: an mvs_buffer owns a memory block and counts references atomically (retain and
  *   release from any thread; the memory is freed, or the deallocation callback runs, exactly
@@ -48,6 +48,10 @@ const VERSION_AND_NONE: &str = r#"
 
 /** "Not given" in slice bounds and steps (Python's None). */
 #define MVS_NONE PTRDIFF_MIN
+
+/* The DLPack managed tensors, declared below, are named by their deleters' types first. */
+struct mvs_dl_managed_tensor;
+struct mvs_dl_managed_tensor_versioned;
 "#;
 
 const TRAILER: &str = r#"
@@ -62,6 +66,19 @@ MVS_STATIC_ASSERT(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data o
 MVS_STATIC_ASSERT(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, suboffsets) == 2 * sizeof(void *) + 16 * sizeof(ptrdiff_t), "mvs_slice.suboffsets offset");
+/* The DLPack structs are laid out as dlpack.h 1.1's (DLTensor, DLManagedTensor,
+ * DLManagedTensorVersioned), so that a DLManagedTensorVersioned * converts with a cast. */
+MVS_STATIC_ASSERT(sizeof(mvs_dl_version) == 8 && sizeof(mvs_dl_device) == 8 && sizeof(mvs_dl_data_type) == 4, "DLPack scalars");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, device) == sizeof(void *), "mvs_dl_tensor.device offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, ndim) == sizeof(void *) + 8, "mvs_dl_tensor.ndim offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, dtype) == sizeof(void *) + 12, "mvs_dl_tensor.dtype offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, shape) == sizeof(void *) + 16, "mvs_dl_tensor.shape offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, strides) == 2 * sizeof(void *) + 16, "mvs_dl_tensor.strides offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor, manager_ctx) == sizeof(mvs_dl_tensor), "mvs_dl_managed_tensor.manager_ctx offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, manager_ctx) == 8, "mvs_dl_managed_tensor_versioned.manager_ctx offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, deleter) == 8 + sizeof(void *), "mvs_dl_managed_tensor_versioned.deleter offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, flags) == 8 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.flags offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, dl_tensor) == 16 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.dl_tensor offset");
 #undef MVS_STATIC_ASSERT
 
 #endif /* MEMVIEWSLICE_H */

@@ -100,6 +100,9 @@ static inline const char *status_name(int s) {
     case MVS_ERR_VALUE: return "MVS_ERR_VALUE";
     case MVS_ERR_INTERNAL: return "MVS_ERR_INTERNAL";
     case MVS_ERR_ALLOC: return "MVS_ERR_ALLOC";
+    case MVS_ERR_DEVICE: return "MVS_ERR_DEVICE";
+    case MVS_ERR_DTYPE: return "MVS_ERR_DTYPE";
+    case MVS_ERR_VERSION: return "MVS_ERR_VERSION";
     default: return "(unknown status)";
   }
 }

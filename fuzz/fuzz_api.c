@@ -1,10 +1,12 @@
 /* A fuzz target over every exported function of memviewslice (include/memviewslice.h).
  *
- * Coverage: LLVMFuzzerTestOneInput decodes its bytes into a program of up to 64 calls of the 54
+ * Coverage: LLVMFuzzerTestOneInput decodes its bytes into a program of up to 64 calls of the 58
  * exported functions: constructors, derivations, splits, queries, mvs_copy / mvs_fill /
  * mvs_copy_contiguous, buffers (alloc, wrap, retain and release, memory references,
  * attachments, queries, views, buffer_of), pools (create, acquire, acquire_slab, release,
- * counts, destroy), mvs_status_str and mvs_last_error. A program keeps 8 views, 6 buffers and
+ * counts, destroy), mvs_status_str and mvs_last_error, and DLPack: random tensors imported
+ * (versioned and legacy), each success exported again and imported again, the deleter counted
+ * (op_dlpack_import; the exports see only views of imports). A program keeps 8 views, 6 buffers and
  * 3 pools, so that calls build on earlier results (a split piece gets reshaped, then copied).
  * Arguments are mostly plausible (small shapes, strides of either sign and any size, ndim
  * -1..9, axes out of range, MVS_NONE, values near PTRDIFF_MAX and PTRDIFF_MIN, NULL for each
@@ -113,6 +115,11 @@ __extension__ typedef __int128 i128;
 #define M_NCONTIG B(MVS_ERR_NOT_CONTIGUOUS)
 #define M_VALUE B(MVS_ERR_VALUE)
 #define M_ALLOC B(MVS_ERR_ALLOC)
+#define M_DEVICE B(MVS_ERR_DEVICE)
+#define M_DTYPE B(MVS_ERR_DTYPE)
+#define M_VERSION B(MVS_ERR_VERSION)
+/* The last status code. */
+#define LAST_STATUS MVS_ERR_VERSION
 
 #define MAXD MVS_MAX_DIMS
 #define SL_BYTES ((ptrdiff_t)sizeof(mvs_slice))
@@ -123,8 +130,8 @@ static const char *stname(int s) {
       "MVS_ERR_ITEMSIZE", "MVS_ERR_SHAPE",    "MVS_ERR_INDEX",     "MVS_ERR_STEP",
       "MVS_ERR_OVERFLOW", "MVS_ERR_NEEDS_COPY", "MVS_ERR_INDIRECT", "MVS_ERR_BOUNDS",
       "MVS_ERR_BROADCAST", "MVS_ERR_NOT_CONTIGUOUS", "MVS_ERR_VALUE", "MVS_ERR_INTERNAL",
-      "MVS_ERR_ALLOC"};
-  return s >= 0 && s <= MVS_ERR_ALLOC ? names[s] : "(not a status code)";
+      "MVS_ERR_ALLOC",    "MVS_ERR_DEVICE",   "MVS_ERR_DTYPE",     "MVS_ERR_VERSION"};
+  return s >= 0 && s <= LAST_STATUS ? names[s] : "(not a status code)";
 }
 
 /* "MVS_ERR_AXIS or MVS_ERR_NULL" for a set. */
@@ -133,7 +140,7 @@ static const char *setname(unsigned m) {
   size_t n = 0;
   int k;
   buf[0] = 0;
-  for (k = 0; k <= MVS_ERR_ALLOC; k++)
+  for (k = 0; k <= LAST_STATUS; k++)
     if (m & B(k)) n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? " or " : "", stname(k));
   return m ? buf : "(none)";
 }
@@ -912,11 +919,11 @@ static void check_void_call(void) {
 #define NSTAT 64
 static struct {
   const char *fn;
-  unsigned long n[MVS_ERR_ALLOC + 1];
+  unsigned long n[LAST_STATUS + 1];
 } g_stat[NSTAT];
 static void count_status(int st) {
   int i;
-  if (st < 0 || st > MVS_ERR_ALLOC) return;
+  if (st < 0 || st > LAST_STATUS) return;
   for (i = 0; i < NSTAT && g_stat[i].fn; i++)
     if (g_stat[i].fn == g_c.fn) break;
   if (i == NSTAT) return;
@@ -928,7 +935,7 @@ void fuzz_report(void) {
   int i, k;
   for (i = 0; i < NSTAT && g_stat[i].fn; i++) {
     fprintf(stderr, "  %-34s", g_stat[i].fn);
-    for (k = 0; k <= MVS_ERR_ALLOC; k++)
+    for (k = 0; k <= LAST_STATUS; k++)
       if (g_stat[i].n[k]) fprintf(stderr, " %s:%lu", k ? stname(k) + 8 : "OK", g_stat[i].n[k]);
     fprintf(stderr, "\n");
   }
@@ -939,7 +946,7 @@ void fuzz_report(void) {
 static void check_status(int st, unsigned must, unsigned tol) {
   const char *m, *d;
   count_status(st);
-  if (st < 0 || st > MVS_ERR_ALLOC) fail("returned %d, which is not a status code", st);
+  if (st < 0 || st > LAST_STATUS) fail("returned %d, which is not a status code", st);
   d = mvs_status_str(st);
   if (!d || !d[0] || strcmp(d, "unknown status code") == 0) fail("mvs_status_str(%d) is \"%s\"", st, d ? d : "(null)");
   if (st == MVS_ERR_INTERNAL) {
@@ -3578,14 +3585,14 @@ static void op_pool_destroy(void) {
 /* ---- mvs_status_str, mvs_last_error ------------------------------------------------------- */
 
 static void op_status(void) {
-  int code = one_in(2) ? (int)below(22) - 3 : (int)u64();
+  int code = one_in(2) ? (int)below(26) - 3 : (int)u64();
   const char *s, *m;
   ctx("mvs_status_str");
   ctx_i("status", code);
   pre_call();
   s = mvs_status_str(code);
   if (!s || !s[0]) fail("gave an empty description");
-  if ((code >= 0 && code <= MVS_ERR_ALLOC) != (strcmp(s, "unknown status code") != 0)) fail("describes %d as \"%s\"", code, s);
+  if ((code >= 0 && code <= LAST_STATUS) != (strcmp(s, "unknown status code") != 0)) fail("describes %d as \"%s\"", code, s);
   check_void_call();
   ctx("mvs_last_error");
   m = mvs_last_error();
@@ -3699,6 +3706,217 @@ static void cleanup(void) {
   }
 }
 
+/* ---- DLPack ---------------------------------------------------------------------------- */
+
+/* The deleters of the tensors made here: they count their calls. */
+static long g_dl_deleted;
+static void dl_count(mvs_dl_managed_tensor_versioned *t) { (void)t; g_dl_deleted++; }
+static void dl_count_legacy(mvs_dl_managed_tensor *t) { (void)t; g_dl_deleted++; }
+
+/* A type code and width: mostly ones the library views, sometimes any. */
+static void gen_dtype(mvs_dl_data_type *d) {
+  static const unsigned char good[][2] = {{0, 8}, {0, 16}, {0, 32}, {0, 64}, {1, 8}, {1, 64}, {2, 16}, {2, 32}, {2, 64},
+                                          {3, 64}, {4, 16}, {5, 64}, {5, 128}, {6, 8}, {10, 8}, {0, 248}};
+  unsigned k = below(sizeof good / sizeof good[0]);
+  d->code = one_in(12) ? (uint8_t)below(256) : good[k][0];
+  d->bits = one_in(12) ? (uint8_t)below(256) : good[k][1];
+  d->lanes = one_in(16) ? (uint16_t)below(4) : 1;
+}
+/* The item size the header gives for a type, or 0 when it is refused. */
+static ptrdiff_t dl_itemsize(int code, int bits, int lanes) {
+  if (code < 0 || code > 17 || bits <= 0 || bits > 255 || bits % 8) return 0;
+  if ((code == MVS_DL_BOOL || (code >= 7 && code <= 14)) && bits != 8) return 0;
+  if (code == MVS_DL_BFLOAT && bits != 16) return 0;
+  return lanes == 1 ? bits / 8 : 0;
+}
+
+/* mvs_dlpack_import and mvs_dlpack_import_legacy of a random tensor, against a model of the
+ * header (its checks in the order it gives); on success the view, the buffer's memory, and a
+ * round trip through mvs_dlpack_export and a second import; the tensor's deleter runs only
+ * at the last release, exactly once, and never on failure. */
+static void op_dlpack_import(void) {
+  int legacy = one_in(4), n = gen_ndim(), m, k, st, ndim_out;
+  mvs_dl_tensor dt;
+  mvs_dl_managed_tensor_versioned *vt = NULL;
+  mvs_dl_managed_tensor *lt = NULL;
+  int64_t *shape = NULL, *strides = NULL;
+  uint32_t major = one_in(16) ? below(4) : 1;
+  mvs_slice *out = out_slice(), e;
+  ptrdiff_t isz_out, *pisz = one_in(48) ? NULL : &isz_out, isz;
+  int *pndim = one_in(48) ? NULL : &ndim_out;
+  mvs_buffer *b = NULL, **pb = one_in(48) ? NULL : &b;
+  unsigned must = 0;
+  i128 items = 1, first = 0, lo = 0, hi = 0, step, span = 0;
+  int readonly = 0, zero = 0;
+  ctx(legacy ? "mvs_dlpack_import_legacy" : "mvs_dlpack_import");
+  memset(&dt, 0, sizeof dt);
+  {
+    unsigned r = below(16);
+    dt.data = r < 12 ? (void *)(g_ar[below(2)] + below(ARENA)) : r < 14 ? NULL : (void *)gen_wild_data();
+  }
+  dt.device.device_type = one_in(16) ? (int32_t)below(21) - 1 : MVS_DL_CPU;
+  dt.device.device_id = (int32_t)below(3);
+  dt.ndim = n;
+  gen_dtype(&dt.dtype);
+  m = n < 0 ? 0 : n > 16 ? 16 : n;
+  if (m > 0 && !one_in(48)) {
+    shape = slot_put(SL_ARR1, (size_t)m * sizeof *shape, sizeof *shape);
+    for (k = 0; k < m; k++) shape[k] = one_in(24) ? (int64_t)huge() : (int64_t)gen_extent() % 6;
+  } else if (m == 0 && one_in(2)) {
+    shape = empty_arr(SL_ARR1);
+  }
+  if (!one_in(3) && m > 0) {
+    strides = slot_put(SL_ARR2, (size_t)m * sizeof *strides, sizeof *strides);
+    for (k = 0; k < m; k++) strides[k] = one_in(24) ? (int64_t)huge() : (int64_t)small_signed(6);
+  }
+  dt.shape = shape;
+  dt.strides = strides;
+  dt.byte_offset = one_in(24) ? (uint64_t)huge() : one_in(2) ? 0 : (uint64_t)below(64) * 8;
+  if (legacy) {
+    lt = slot_put(SL_SRC2, sizeof *lt, 8);
+    lt->dl_tensor = dt;
+    lt->manager_ctx = NULL;
+    lt->deleter = dl_count_legacy;
+    if (one_in(64)) lt = NULL;
+  } else {
+    vt = slot_put(SL_SRC2, sizeof *vt, 8);
+    vt->version.major = major;
+    vt->version.minor = below(4);
+    vt->manager_ctx = NULL;
+    vt->deleter = dl_count;
+    vt->flags = one_in(3) ? MVS_DLPACK_FLAG_READ_ONLY : one_in(8) ? (uint64_t)u64() : 0;
+    vt->dl_tensor = dt;
+    readonly = (vt->flags & MVS_DLPACK_FLAG_READ_ONLY) != 0;
+    if (one_in(64)) vt = NULL;
+  }
+  if (pndim) memset(pndim, SENT, sizeof *pndim);
+  if (pisz) memset(pisz, SENT, sizeof *pisz);
+  if (pb) memset(pb, SENT, sizeof *pb);
+  ctx_i("ndim", n), ctx_i("device", dt.device.device_type), ctx_i("code", dt.dtype.code), ctx_i("bits", dt.dtype.bits);
+  ctx_i("lanes", dt.dtype.lanes), ctx_i("byte_offset", (long long)dt.byte_offset), ctx_i("data", (long long)(uintptr_t)dt.data);
+  ctx_i("major", major), ctx_i("null strides", !strides);
+  isz = dl_itemsize(dt.dtype.code, dt.dtype.bits, dt.dtype.lanes);
+  /* the model, in the header's order */
+  if (!out || !pndim || !pisz || !pb || (legacy ? !lt : !vt)) must = M_NULL;
+  else if (!legacy && major != 1) must = M_VERSION;
+  else if (dt.device.device_type != MVS_DL_CPU) must = M_DEVICE;
+  else if (!isz) must = M_DTYPE;
+  else if (n < 0 || n > MAXD) must = M_NDIM;
+  else if (n > 0 && !shape) must = M_NULL;
+  else {
+    for (k = 0; k < n && !must; k++)
+      if (shape[k] < 0) must = M_SHAPE;
+    for (k = 0; k < n && !must; k++) {
+      items *= shape[k];
+      if (items > PMAX) must = M_OVF;
+      zero |= shape[k] == 0;
+    }
+    if (!must && !dt.data && items > 0) must = M_NULL;
+    first = (i128)(uintptr_t)dt.data + (i128)dt.byte_offset;
+    if (!must && first > (i128)UINTPTR_MAX) must = M_OVF;
+    if (!must && !strides) { /* row-major: each partial product, the full one included, fits */
+      e.data = NULL;
+      for (k = n - 1, step = isz; k >= 0 && !must; k--) {
+        e.strides[k] = (ptrdiff_t)step;
+        step *= shape[k] > 1 ? shape[k] : 1;
+        if (step > PMAX) must = M_OVF;
+      }
+    } else if (!must) {
+      for (k = 0; k < n && !must; k++) {
+        i128 bs = (i128)strides[k] * isz;
+        if (!FITS(bs)) must = M_OVF;
+        else e.strides[k] = (ptrdiff_t)bs;
+      }
+    }
+    if (!must && !zero) {
+      for (k = 0; k < n; k++) {
+        i128 t = (i128)(shape[k] - 1) * e.strides[k];
+        span += t < 0 ? -t : t;
+        if (t < 0) lo += t;
+        else hi += t;
+      }
+      hi += isz;
+      if (span > PMAX || hi > PMAX || hi - lo > PMAX) must = M_OVF;
+    }
+    if (!must && (first + lo < 0 || first + hi > (i128)UINTPTR_MAX)) must = M_OVF;
+  }
+  pre_call();
+  g_dl_deleted = 0;
+  st = legacy ? mvs_dlpack_import_legacy(lt, out, pndim, pisz, pb) : mvs_dlpack_import(vt, out, pndim, pisz, pb);
+  check_status(st, must, must ? 0 : M_ALLOC);
+  if (g_dl_deleted) fail("called the tensor's deleter inside the import");
+  check_out_failed(st, out, sizeof *out, "its view");
+  check_out_failed(st, pndim, sizeof *pndim, "its ndim");
+  check_out_failed(st, pisz, sizeof *pisz, "its itemsize");
+  check_out_failed(st, pb, sizeof *pb, "its buffer");
+  if (st == MVS_OK && !must) {
+    void *bd = NULL;
+    ptrdiff_t bn = -1, bshape[MAXD];
+    int bro = -1;
+    mvs_buffer *b2 = NULL;
+    mvs_slice back;
+    mvs_dl_managed_tensor_versioned *t2 = NULL;
+    mvs_dl_managed_tensor *l2 = NULL;
+    int n2 = -1;
+    ptrdiff_t isz2 = -1;
+    if (ndim_out != n || isz_out != isz) fail("gave ndim %d and itemsize %td, the model %d and %td", ndim_out, isz_out, n, isz);
+    e.memview = b;
+    e.data = (char *)(uintptr_t)first; /* addresses as integers: the data may be NULL or wild */
+    for (k = 0; k < MAXD; k++) {
+      e.shape[k] = k < n ? (ptrdiff_t)shape[k] : 0;
+      if (k >= n) e.strides[k] = 0;
+      e.suboffsets[k] = -1;
+    }
+    check_view_result(NULL, 0, out, &e, n, 0, isz, "the view");
+    if (mvs_buffer_data(b, &bd) != MVS_OK || mvs_buffer_size(b, &bn) != MVS_OK || mvs_buffer_readonly(b, &bro) != MVS_OK)
+      fail("the imported buffer's queries failed");
+    if (zero) lo = hi = 0;
+    if ((i128)(uintptr_t)bd != first + lo || bn != (ptrdiff_t)(hi - lo) || bro != readonly)
+      fail("the buffer is %p, %td bytes, read-only %d; the model %p, %td, %d", bd, bn, bro, (void *)(uintptr_t)(first + lo),
+           (ptrdiff_t)(hi - lo), readonly);
+    /* the round trip: exported again (a reference; legacy for a legacy import), imported again,
+     * released in either order */
+    st = legacy ? mvs_dlpack_export_legacy(b, out, n, dt.dtype.code, dt.dtype.bits, &l2)
+                : mvs_dlpack_export(b, out, n, dt.dtype.code, dt.dtype.bits, 0, &t2);
+    if (st != MVS_OK && st != MVS_ERR_ALLOC) fail("could not export its own view again: %s", stname(st));
+    if (st == MVS_OK) {
+      const mvs_dl_tensor *d2 = legacy ? &l2->dl_tensor : &t2->dl_tensor;
+      if (d2->ndim != n || (!legacy && t2->flags != (readonly ? MVS_DLPACK_FLAG_READ_ONLY : 0)) || d2->data != (void *)out->data)
+        fail("the export of the imported view differs from it");
+      for (k = 0; k < n; k++)
+        if (d2->shape[k] != shape[k] || (shape[k] > 1 && !zero && d2->strides[k] * isz != out->strides[k]))
+          fail("the export's axis %d is (%lld, %lld), the view's (%td, %td bytes)", k, (long long)d2->shape[k],
+               (long long)d2->strides[k], out->shape[k], out->strides[k]);
+      st = legacy ? mvs_dlpack_import_legacy(l2, &back, &n2, &isz2, &b2) : mvs_dlpack_import(t2, &back, &n2, &isz2, &b2);
+      if (st != MVS_OK && st != MVS_ERR_ALLOC) fail("could not import its own export: %s", stname(st));
+      if (st == MVS_OK) {
+        for (k = 0; k < MAXD; k++) bshape[k] = out->strides[k];
+        if (n2 != n || isz2 != isz || back.data != out->data || memcmp(back.shape, out->shape, sizeof back.shape) != 0 ||
+            (!zero && memcmp(back.strides, bshape, sizeof bshape) != 0))
+          fail("the round trip changed the view");
+        if (one_in(2)) mvs_buffer_release(b2), b2 = NULL;
+      } else if (legacy) {
+        l2->deleter(l2);
+      } else {
+        t2->deleter(t2);
+      }
+    }
+    if (g_dl_deleted) fail("deleted the tensor while its buffer lives");
+    mvs_buffer_release(b);
+    if (b2) {
+      if (g_dl_deleted) fail("deleted the tensor while a re-import of it lives");
+      mvs_buffer_release(b2);
+    }
+    if (g_dl_deleted != 1) fail("the tensor's deleter ran %ld times after the last release, not once", g_dl_deleted);
+  } else if (st != MVS_OK && (legacy ? lt : (void *)vt)) {
+    /* nothing changed hands: the tensor is still ours, and our deleter call the only one */
+    if (legacy) lt->deleter(lt);
+    else vt->deleter(vt);
+    if (g_dl_deleted != 1) fail("the tensor was deleted %ld times in all", g_dl_deleted);
+  }
+  slots_done();
+}
+
 typedef void (*op_fn)(void);
 static const struct {
   op_fn f;
@@ -3712,7 +3930,7 @@ static const struct {
     {op_may_overlap, 2},   {op_element_ptr, 3},     {op_copy, 7},           {op_fill, 3},          {op_copy_contiguous, 2},
     {op_buffer_new, 2},    {op_buffer_ref, 2},      {op_buffer_attach, 1},  {op_buffer_query, 1},  {op_buffer_view, 2},
     {op_buffer_of, 1},     {op_pool_create, 1},     {op_pool_acquire, 2},   {op_pool_release, 2},  {op_pool_counts, 1},
-    {op_pool_destroy, 1},  {op_status, 1}};
+    {op_pool_destroy, 1},  {op_status, 1},          {op_dlpack_import, 3}};
 #define NOPS (sizeof OPS / sizeof OPS[0])
 static unsigned char g_optab[256];
 static unsigned g_nopt;
@@ -3734,7 +3952,7 @@ static void init(void) {
   for (k = 0; k < NOPS; k++)
     for (i = 0; i < (size_t)OPS[k].weight; i++) g_optab[g_nopt++] = (unsigned char)k;
   g_skip = getenv("MVS_FUZZ_SKIP");
-  for (a = 0; a <= MVS_ERR_ALLOC; a++)
+  for (a = 0; a <= LAST_STATUS; a++)
     for (b = 0; b < a; b++)
       if (strcmp(mvs_status_str(a), mvs_status_str(b)) == 0) fail("mvs_status_str gives %d and %d the same description", a, b);
   regressions();

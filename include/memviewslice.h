@@ -19,8 +19,8 @@
  *   every offset the library computes exact.
  * - No view function allocates, locks, prints, aborts or reads the viewed memory (except
  *   through indirect dimensions where a function says so). Only the ownership functions
- *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, and mvs_pool_acquire when
- *   the pool grows) and only pool growth locks (a mutex; acquire and release are lock-free).
+ *   allocate (mvs_buffer_alloc, mvs_buffer_wrap, mvs_pool_create, mvs_pool_acquire when the
+ *   pool grows, and the DLPack exports and imports, one block each) and only pool growth locks (a mutex; acquire and release are lock-free).
  *   Nothing prints or aborts. Every function is thread-safe.
  * - Ownership: an mvs_buffer owns a memory block and counts references atomically (retain and
  *   release from any thread; the memory is freed, or the deallocation callback runs, exactly
@@ -45,6 +45,10 @@
 
 /** "Not given" in slice bounds and steps (Python's None). */
 #define MVS_NONE PTRDIFF_MIN
+
+/* The DLPack managed tensors, declared below, are named by their deleters' types first. */
+struct mvs_dl_managed_tensor;
+struct mvs_dl_managed_tensor_versioned;
 
 
 /**
@@ -88,6 +92,73 @@
  * Most items `mvs_index` takes (8 indices or slices, 8 new axes, one ellipsis).
  */
 #define MVS_MAX_INDEX_ITEMS 17
+
+/**
+ * The DLPack major version this library implements (DLPack's `DLPACK_MAJOR_VERSION`).
+ */
+#define MVS_DLPACK_MAJOR_VERSION 1
+
+/**
+ * The DLPack minor version this library implements (DLPack's `DLPACK_MINOR_VERSION`).
+ */
+#define MVS_DLPACK_MINOR_VERSION 1
+
+/**
+ * Flag of a versioned tensor (`DLPACK_FLAG_BITMASK_READ_ONLY`): its memory must not be written.
+ */
+#define MVS_DLPACK_FLAG_READ_ONLY (1 << 0)
+
+/**
+ * Flag of a versioned tensor (`DLPACK_FLAG_BITMASK_IS_COPIED`): its memory is a copy made for
+ * the consumer, which may write it freely.
+ */
+#define MVS_DLPACK_FLAG_IS_COPIED (1 << 1)
+
+/**
+ * Flag of a versioned tensor (`DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED`): sub-byte items
+ * are padded to a byte each. The library views no sub-byte type, so it never sets it.
+ */
+#define MVS_DLPACK_FLAG_IS_SUBBYTE_TYPE_PADDED (1 << 2)
+
+/**
+ * Device type `kDLCPU`: the only device whose tensors the library imports or exports.
+ */
+#define MVS_DL_CPU 1
+
+/**
+ * Type code `kDLInt`: signed integers.
+ */
+#define MVS_DL_INT 0
+
+/**
+ * Type code `kDLUInt`: unsigned integers.
+ */
+#define MVS_DL_UINT 1
+
+/**
+ * Type code `kDLFloat`: IEEE floating point.
+ */
+#define MVS_DL_FLOAT 2
+
+/**
+ * Type code `kDLOpaqueHandle`: opaque handles (pointer-sized items).
+ */
+#define MVS_DL_OPAQUE_HANDLE 3
+
+/**
+ * Type code `kDLBfloat`: bfloat16 (16 bits only).
+ */
+#define MVS_DL_BFLOAT 4
+
+/**
+ * Type code `kDLComplex`: complex numbers, `bits` for both parts together.
+ */
+#define MVS_DL_COMPLEX 5
+
+/**
+ * Type code `kDLBool`: booleans (8 bits only).
+ */
+#define MVS_DL_BOOL 6
 
 /**
  * Contiguity rule of `mvs_is_contiguous`: NumPy's relaxed rule. Axes of extent 1 are ignored
@@ -199,6 +270,86 @@ typedef struct mvs_index_item {
 } mvs_index_item;
 
 /**
+ * `DLPackVersion`.
+ */
+typedef struct mvs_dl_version {
+  uint32_t major;
+  uint32_t minor;
+} mvs_dl_version;
+
+/**
+ * The deleter of a `DLManagedTensorVersioned`: called once by the consumer when done.
+ */
+typedef void (*mvs_dl_versioned_deleter_fn)(struct mvs_dl_managed_tensor_versioned *tensor);
+
+/**
+ * `DLDevice`: `device_type` is `DLDeviceType` (`MVS_DL_CPU` is `kDLCPU`).
+ */
+typedef struct mvs_dl_device {
+  int32_t device_type;
+  int32_t device_id;
+} mvs_dl_device;
+
+/**
+ * `DLDataType`: a type code (`MVS_DL_INT` ...), the bits of one item, and the lanes of a
+ * vector type (1 for scalars; the library takes scalars only).
+ */
+typedef struct mvs_dl_data_type {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+} mvs_dl_data_type;
+
+/**
+ * `DLTensor`: the data address, device, number of dimensions, item type, `ndim` extents,
+ * `ndim` strides in items (NULL for compact row-major), and the byte offset of the first item
+ * from `data`.
+ */
+typedef struct mvs_dl_tensor {
+  void *data;
+  struct mvs_dl_device device;
+  int32_t ndim;
+  struct mvs_dl_data_type dtype;
+  int64_t *shape;
+  int64_t *strides;
+  uint64_t byte_offset;
+} mvs_dl_tensor;
+
+/**
+ * `DLManagedTensorVersioned` (DLPack 1.x): the version, the producer's context, the deleter
+ * that the consumer calls exactly once when done (NULL: nothing to call), flags
+ * (`MVS_DLPACK_FLAG_*`), and the tensor.
+ *
+ * The DLPack structs are declared in this header, with `mvs_dl_` names, rather than by
+ * including `dlpack.h`: the header stays self-contained, and never clashes with the
+ * `dlpack.h` a program includes, of whatever version. Their layout is `dlpack.h` 1.1's
+ * (asserted at the end of this header): a `DLManagedTensorVersioned *` converts to an
+ * `mvs_dl_managed_tensor_versioned *` with a cast, and back.
+ */
+typedef struct mvs_dl_managed_tensor_versioned {
+  struct mvs_dl_version version;
+  void *manager_ctx;
+  mvs_dl_versioned_deleter_fn deleter;
+  uint64_t flags;
+  struct mvs_dl_tensor dl_tensor;
+} mvs_dl_managed_tensor_versioned;
+
+/**
+ * The deleter of a legacy `DLManagedTensor`: called once by the consumer when done.
+ */
+typedef void (*mvs_dl_deleter_fn)(struct mvs_dl_managed_tensor *tensor);
+
+/**
+ * `DLManagedTensor` (DLPack before 1.0, "legacy"): a tensor, its producer's context, and the
+ * deleter that the consumer calls exactly once when done (NULL: nothing to call).
+ */
+typedef struct mvs_dl_managed_tensor {
+  struct mvs_dl_tensor dl_tensor;
+  void *manager_ctx;
+  mvs_dl_deleter_fn deleter;
+} mvs_dl_managed_tensor;
+
+/**
  * Success.
  */
 #define MVS_OK 0
@@ -292,6 +443,22 @@ typedef struct mvs_index_item {
  * Memory allocation failed (only the functions that allocate: buffers and pools).
  */
 #define MVS_ERR_ALLOC 16
+
+/**
+ * A DLPack tensor is not on the CPU (`kDLCPU`), or names a device type DLPack does not know.
+ */
+#define MVS_ERR_DEVICE 17
+
+/**
+ * A DLPack item type the library cannot view: an unknown type code, a sub-byte width or one
+ * that does not suit the code, or a vector type (lanes != 1).
+ */
+#define MVS_ERR_DTYPE 18
+
+/**
+ * A DLPack tensor of a major version other than `MVS_DLPACK_MAJOR_VERSION`.
+ */
+#define MVS_ERR_VERSION 19
 
 #ifdef __cplusplus
 extern "C" {
@@ -1077,6 +1244,133 @@ mvs_status mvs_split_at(const struct mvs_slice *src,
                         struct mvs_slice *outs);
 
 /**
+ * Exports the view at `src` (`ndim` dimensions, direct) of the memory of `buffer` as a new
+ * DLPack 1.1 managed tensor of CPU memory, without copying, holding one new reference to
+ * `buffer`. The consumer calls the tensor's `deleter` exactly once when done with it: that
+ * frees the tensor (one allocation holding it, its shape and its strides) and releases the
+ * buffer reference, so the memory lives until both the caller's references and the tensor
+ * are gone. To export memory the caller keeps, wrap it first (`mvs_buffer_wrap` with no
+ * deallocation callback, or with one that tells the caller the last user is gone).
+ *
+ * The tensor: `version` is {`MVS_DLPACK_MAJOR_VERSION`, `MVS_DLPACK_MINOR_VERSION`}; `data`
+ * is the view's data address and `byte_offset` 0; `device` {`MVS_DL_CPU`, 0}; `dtype`
+ * {`code`, `bits`, 1 lane}; `shape` and `strides` (in items, never NULL) the view's, each
+ * stride its byte stride divided by the item size; `flags` the given ones, plus
+ * `MVS_DLPACK_FLAG_READ_ONLY` when the buffer is read-only; `manager_ctx` NULL.
+ *
+ * - `buffer`: the buffer whose memory the view addresses (every byte it can address lies in
+ *   the buffer's memory; the view's `memview` is not read).
+ * - `src`, `ndim`: the view, 0..=8 dimensions, every suboffset negative (direct).
+ * - `code`, `bits`: the item type, a DLPack type code (`MVS_DL_INT` ...) and a width in bits
+ *   that is a positive multiple of 8 (8 for `MVS_DL_BOOL` and the float8 codes 7..14, 16 for
+ *   `MVS_DL_BFLOAT`); the item size is `bits / 8` bytes.
+ * - `flags`: 0, or `MVS_DLPACK_FLAG_READ_ONLY` and `MVS_DLPACK_FLAG_IS_COPIED`.
+ * - `out`: receives the tensor.
+ *
+ * Errors: `MVS_ERR_NULL` (`buffer`, `src` or `out` is NULL), the common ones of the view,
+ * `MVS_ERR_DTYPE` (`code` unknown or outside 0..=255, `bits` not as above),
+ * `MVS_ERR_INDIRECT` (an indirect axis), `MVS_ERR_BOUNDS` (the view addresses bytes outside
+ * the buffer's memory), `MVS_ERR_VALUE` (a byte stride is not a multiple of the item size,
+ * along an axis of extent > 1 of a view with items; unknown bits in `flags`),
+ * `MVS_ERR_OVERFLOW` (the buffer's reference count is at its limit), `MVS_ERR_ALLOC`. On
+ * failure nothing is allocated and the reference count is unchanged. Thread-safe; the deleter
+ * may run on any thread.
+ *
+ * # Safety
+ * `buffer` is NULL or a live buffer on which the caller holds a reference; `src` is NULL or
+ * points to a readable `mvs_slice`; `out` is NULL or points to a writable pointer.
+ */
+mvs_status mvs_dlpack_export(struct mvs_buffer *buffer,
+                             const struct mvs_slice *src,
+                             int ndim,
+                             int code,
+                             int bits,
+                             uint64_t flags,
+                             struct mvs_dl_managed_tensor_versioned **out);
+
+/**
+ * `mvs_dlpack_export` in the legacy unversioned form (`DLManagedTensor`, DLPack before 1.0),
+ * for consumers that know no other: the same tensor without version and flags. A read-only
+ * buffer is refused, since the form cannot say it is read-only.
+ *
+ * Errors: those of `mvs_dlpack_export` (but for `flags`), and `MVS_ERR_VALUE` (the buffer is
+ * read-only). Thread-safe.
+ *
+ * # Safety
+ * As for `mvs_dlpack_export`.
+ */
+mvs_status mvs_dlpack_export_legacy(struct mvs_buffer *buffer,
+                                    const struct mvs_slice *src,
+                                    int ndim,
+                                    int code,
+                                    int bits,
+                                    struct mvs_dl_managed_tensor **out);
+
+/**
+ * Takes in a DLPack 1.x managed tensor of CPU memory as a view of `*out_ndim` dimensions and
+ * items of `*out_itemsize` bytes (`bits / 8`), without copying, and a new buffer that owns the
+ * tensor: the buffer's memory is the bytes the view addresses, read-only when the tensor has
+ * `MVS_DLPACK_FLAG_READ_ONLY`, and at the buffer's last release the tensor's deleter is
+ * called exactly once (with the tensor; not at all when it is NULL), on the releasing thread.
+ *
+ * Ownership: on success the tensor belongs to the buffer (`*out_buffer`, one reference owned
+ * by the caller; release it with `mvs_buffer_release`): never call its deleter yourself. On
+ * FAILURE NOTHING CHANGES HANDS: the deleter is not called, the tensor is still the caller's,
+ * who must call its deleter (as a Python consumer leaves a capsule unconsumed on failure).
+ *
+ * The view: its `data` is the tensor's `data` plus `byte_offset`; its shape the tensor's; its
+ * strides the tensor's strides times the item size (compact row-major, zero extents counting
+ * as 1, when the tensor's strides are NULL); its `memview` the buffer (borrowed, as from
+ * `mvs_buffer_view`: never hand it to Cython as a typed memoryview); entries past `ndim` as
+ * every function writes them. The buffer's data starts at the lowest byte the view addresses
+ * (the view's data for a tensor with no item). Views of it are valid while the buffer lives.
+ *
+ * - `tensor`: the tensor; only read here, its fields must not change until its deleter runs.
+ * - `out_view`, `out_ndim`, `out_itemsize`, `out_buffer`: receive the view, its number of
+ *   dimensions, its item size, and the buffer.
+ *
+ * Errors (each leaves the tensor the caller's): `MVS_ERR_NULL` (an argument is NULL; the
+ * tensor's `shape` is NULL and `ndim` > 0; its `data` is NULL and it has items),
+ * `MVS_ERR_VERSION` (a major version other than `MVS_DLPACK_MAJOR_VERSION`; any minor version
+ * is taken), `MVS_ERR_DEVICE` (a device other than `MVS_DL_CPU`), `MVS_ERR_DTYPE` (an unknown
+ * type code, a width that is not a positive multiple of 8 or not the code's, lanes != 1),
+ * `MVS_ERR_NDIM` (`ndim` outside 0..=8), `MVS_ERR_SHAPE` (a negative extent),
+ * `MVS_ERR_OVERFLOW` (a stride in bytes, the view's span or its bytes, or an address reached
+ * through `byte_offset` does not fit), `MVS_ERR_ALLOC` (no memory for the buffer's header). Checked
+ * in this order: the arguments, the version, the device, the item type, `ndim`, the shape
+ * pointer, the extents, the data pointer, the byte offset, the strides and the span. Flags
+ * other than read-only are ignored. Thread-safe.
+ *
+ * # Safety
+ * `tensor` is NULL or points to a readable tensor whose `shape` (and `strides`, unless NULL)
+ * point to `ndim` readable entries, whose memory is valid (and, unless read-only, writable)
+ * for every byte the view addresses until its deleter is called, and whose deleter may be
+ * called once from any thread; the outputs are NULL or point to writable objects.
+ */
+mvs_status mvs_dlpack_import(struct mvs_dl_managed_tensor_versioned *tensor,
+                             struct mvs_slice *out_view,
+                             int *out_ndim,
+                             ptrdiff_t *out_itemsize,
+                             struct mvs_buffer **out_buffer);
+
+/**
+ * `mvs_dlpack_import` of a legacy unversioned tensor (`DLManagedTensor`, DLPack before 1.0):
+ * it has no version to check and no flags, so its buffer is writable. The same ownership
+ * rule: on success the buffer owns the tensor and calls its deleter exactly once at its last
+ * release; on failure the tensor is still the caller's.
+ *
+ * Errors: those of `mvs_dlpack_import` but `MVS_ERR_VERSION`. Thread-safe.
+ *
+ * # Safety
+ * As for `mvs_dlpack_import`.
+ */
+mvs_status mvs_dlpack_import_legacy(struct mvs_dl_managed_tensor *tensor,
+                                    struct mvs_slice *out_view,
+                                    int *out_ndim,
+                                    ptrdiff_t *out_itemsize,
+                                    struct mvs_buffer **out_buffer);
+
+/**
  * Creates a pool of arrays of `shape` items of `itemsize` bytes, contiguous in `order`, with
  * room for `capacity` arrays allocated up front (one slab). Acquiring more than `capacity`
  * at once grows the pool by allocating.
@@ -1354,6 +1648,19 @@ MVS_STATIC_ASSERT(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data o
 MVS_STATIC_ASSERT(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, suboffsets) == 2 * sizeof(void *) + 16 * sizeof(ptrdiff_t), "mvs_slice.suboffsets offset");
+/* The DLPack structs are laid out as dlpack.h 1.1's (DLTensor, DLManagedTensor,
+ * DLManagedTensorVersioned), so that a DLManagedTensorVersioned * converts with a cast. */
+MVS_STATIC_ASSERT(sizeof(mvs_dl_version) == 8 && sizeof(mvs_dl_device) == 8 && sizeof(mvs_dl_data_type) == 4, "DLPack scalars");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, device) == sizeof(void *), "mvs_dl_tensor.device offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, ndim) == sizeof(void *) + 8, "mvs_dl_tensor.ndim offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, dtype) == sizeof(void *) + 12, "mvs_dl_tensor.dtype offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, shape) == sizeof(void *) + 16, "mvs_dl_tensor.shape offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_tensor, strides) == 2 * sizeof(void *) + 16, "mvs_dl_tensor.strides offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor, manager_ctx) == sizeof(mvs_dl_tensor), "mvs_dl_managed_tensor.manager_ctx offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, manager_ctx) == 8, "mvs_dl_managed_tensor_versioned.manager_ctx offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, deleter) == 8 + sizeof(void *), "mvs_dl_managed_tensor_versioned.deleter offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, flags) == 8 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.flags offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, dl_tensor) == 16 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.dl_tensor offset");
 #undef MVS_STATIC_ASSERT
 
 #endif /* MEMVIEWSLICE_H */

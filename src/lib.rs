@@ -8,6 +8,7 @@
 //! API's (Rust callers use them as C callers do).
 
 pub(crate) mod copy;
+pub(crate) mod dlpack;
 pub mod ffi;
 pub(crate) mod memory;
 pub(crate) mod view;

@@ -1,6 +1,7 @@
 """The Cython examples (`make demo`): problem 1 (views of one flat buffer), problem 2 (a
 sliced memoryview returned from nogil code), a C pointer as a typed memoryview, C memory
-handed to NumPy, a typed pool under prange, and copies and fills made in nogil code."""
+handed to NumPy, a typed pool under prange, copies and fills made in nogil code, and DLPack
+both ways with NumPy."""
 
 import numpy as np
 
@@ -98,3 +99,27 @@ print("grid[...] = [1 .. 5], then its border = -1:\n", grid)
 want = np.broadcast_to(np.arange(1.0, 6.0), (4, 5)).copy()
 want[[0, -1]] = want[:, [0, -1]] = -1
 assert np.array_equal(grid, want)
+
+print("== dlpack: a C producer's view handed to NumPy through DLPack, freed once after NumPy's last user")
+import dlpack
+
+arr = np.from_dlpack(dlpack.c_producer(2, 3))
+print(arr, "dtype", arr.dtype, "strides", arr.strides)
+assert arr.tolist() == [[0, 3], [1, 4], [2, 5]] and arr.dtype == np.int32 and arr.strides == (4, 12)
+row = arr[1]
+del arr
+gc.collect()
+print("released while a row lives:", dlpack.released())
+assert dlpack.released() == 0
+del row
+gc.collect()
+print("released after the last user:", dlpack.released())
+assert dlpack.released() == 1
+
+print("== dlpack: a NumPy array as a typed memoryview in nogil code, through DLPack")
+x = np.arange(16.0).reshape(4, 4)[::-1]
+print("trace of x[::-1]:", dlpack.trace(x), "(NumPy:", np.trace(x), ")")
+assert dlpack.trace(x) == np.trace(x)
+dlpack.scale(x[:, 1:3], 10.0)
+print("after scale(x[:, 1:3], 10), x is\n", x[::-1])
+assert x[::-1][0].tolist() == [0, 10, 20, 3]

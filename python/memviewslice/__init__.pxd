@@ -65,6 +65,8 @@
 #         mvs.mvs_pyx_check(mvs.mvs_subview(mvs.mvs_pyx_src(a), ..., <mvs.mvs_slice *>&out))
 #         return (<T *>&out)[0]
 
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+
 cdef extern from "memviewslice.h" nogil:
     const char *MVS_VERSION
 
@@ -183,6 +185,58 @@ cdef extern from "memviewslice.h" nogil:
     mvs_status mvs_copy(const mvs_slice *src, int src_ndim, const mvs_slice *dst, int dst_ndim, Py_ssize_t itemsize)
     mvs_status mvs_fill(const mvs_slice *dst, int ndim, Py_ssize_t itemsize, const void *item)
     mvs_status mvs_copy_contiguous(const mvs_slice *src, int ndim, Py_ssize_t itemsize, int order, mvs_buffer **out_buffer, mvs_slice *out_view)
+
+    # DLPack 1.1: views of buffers exported as managed tensors, tensors imported as a view and
+    # a buffer that owns them (memviewslice.owners: __dlpack__ and from_dlpack for Python).
+    enum:
+        MVS_ERR_DEVICE
+        MVS_ERR_DTYPE
+        MVS_ERR_VERSION
+        MVS_DLPACK_MAJOR_VERSION
+        MVS_DLPACK_MINOR_VERSION
+        MVS_DLPACK_FLAG_READ_ONLY
+        MVS_DLPACK_FLAG_IS_COPIED
+        MVS_DLPACK_FLAG_IS_SUBBYTE_TYPE_PADDED
+        MVS_DL_CPU
+        MVS_DL_INT
+        MVS_DL_UINT
+        MVS_DL_FLOAT
+        MVS_DL_OPAQUE_HANDLE
+        MVS_DL_BFLOAT
+        MVS_DL_COMPLEX
+        MVS_DL_BOOL
+    ctypedef struct mvs_dl_version:
+        uint32_t major
+        uint32_t minor
+    ctypedef struct mvs_dl_device:
+        int32_t device_type
+        int32_t device_id
+    ctypedef struct mvs_dl_data_type:
+        uint8_t code
+        uint8_t bits
+        uint16_t lanes
+    ctypedef struct mvs_dl_tensor:
+        void *data
+        mvs_dl_device device
+        int32_t ndim
+        mvs_dl_data_type dtype
+        int64_t *shape
+        int64_t *strides
+        uint64_t byte_offset
+    ctypedef struct mvs_dl_managed_tensor:
+        mvs_dl_tensor dl_tensor
+        void *manager_ctx
+        void (*deleter)(mvs_dl_managed_tensor *tensor) noexcept nogil
+    ctypedef struct mvs_dl_managed_tensor_versioned:
+        mvs_dl_version version
+        void *manager_ctx
+        void (*deleter)(mvs_dl_managed_tensor_versioned *tensor) noexcept nogil
+        uint64_t flags
+        mvs_dl_tensor dl_tensor
+    mvs_status mvs_dlpack_export(mvs_buffer *buffer, const mvs_slice *src, int ndim, int code, int bits, uint64_t flags, mvs_dl_managed_tensor_versioned **out)
+    mvs_status mvs_dlpack_export_legacy(mvs_buffer *buffer, const mvs_slice *src, int ndim, int code, int bits, mvs_dl_managed_tensor **out)
+    mvs_status mvs_dlpack_import(mvs_dl_managed_tensor_versioned *tensor, mvs_slice *out_view, int *out_ndim, Py_ssize_t *out_itemsize, mvs_buffer **out_buffer)
+    mvs_status mvs_dlpack_import_legacy(mvs_dl_managed_tensor *tensor, mvs_slice *out_view, int *out_ndim, Py_ssize_t *out_itemsize, mvs_buffer **out_buffer)
 
 cdef extern from "mvs_pyx.h" nogil:
     # Cython's own struct behind every typed memoryview: the output of a library call that is

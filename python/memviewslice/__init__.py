@@ -31,7 +31,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'memviewslice' has no attribute {name!r}")
 
 
-from .owners import BufferExport, Pool  # noqa: E402  (after the version type, see above)
+from .owners import BufferExport, Pool, from_dlpack  # noqa: E402  (after the version type, see above)
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -51,4 +51,4 @@ def get_libraries() -> "list[str]":
     return ["memviewslice", "pthread", "dl", "m"]
 
 
-__all__ = ["BufferExport", "Pool", "get_include", "get_library_dirs", "get_libraries", "__version__"]
+__all__ = ["BufferExport", "Pool", "from_dlpack", "get_include", "get_library_dirs", "get_libraries", "__version__"]

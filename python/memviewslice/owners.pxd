@@ -45,6 +45,24 @@ cdef BufferExport export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py
 cdef BufferExport owner_export(mvs_buffer *buffer, int ndim, Py_ssize_t itemsize, bytes format, bint readonly)
 
 
+# DLPack (the Python array API's __dlpack__ protocol, DLPack 1.1): a BufferExport has
+# __dlpack__ and __dlpack_device__, so np.from_dlpack(obj) (and torch.from_dlpack, ...) share
+# its memory, holding a reference to its buffer; memviewslice.owners.from_dlpack(x) takes any
+# object with __dlpack__ of CPU memory (a NumPy array) and gives a BufferExport sharing it,
+# which keeps the producer's tensor alive. In Cython, a typed memoryview of it, used in nogil
+# code:
+#
+#     from memviewslice.owners import from_dlpack
+#
+#     cdef double[:, :] m = from_dlpack(numpy_array)   # with the GIL, once
+#     with nogil:
+#         ...                                          # m shares the array's memory
+#
+# from_dlpack_capsule(capsule) is the same for a capsule already obtained from __dlpack__; it
+# consumes the capsule (renames it used_...) only when the import succeeds.
+cdef BufferExport from_dlpack_capsule(capsule)
+
+
 # Pool(dtype, shape, order='C', capacity=16): arrays of one dtype (a struct-module format such
 # as 'd', or anything NumPy takes as a dtype), shape (up to 7 dimensions for typed
 # memoryviews) and order ('C' or 'F'), made once with the GIL, from Python or Cython. nogil

@@ -7,6 +7,18 @@ class BufferExport:
     Python cannot make one."""
 
     def __buffer__(self, flags: int, /) -> memoryview: ...
+    def __dlpack__(
+        self,
+        *,
+        stream: object = None,
+        max_version: "tuple[int, int] | None" = None,
+        dl_device: "tuple[int, int] | None" = None,
+        copy: "bool | None" = None,
+    ) -> object:
+        """The exported view as a DLPack capsule, sharing the memory (a versioned DLPack 1.1
+        tensor when max_version allows it, else a legacy one); copy=True exports a copy."""
+    def __dlpack_device__(self) -> "tuple[int, int]":
+        """(1, 0): the CPU."""
 
 class Pool:
     """A pool of arrays of one dtype, shape and order, from which nogil Cython code acquires
@@ -23,3 +35,7 @@ class Pool:
     @property
     def counts(self) -> "tuple[int, int]":
         """(arrays, acquired): how many arrays the pool has, and how many are handed out."""
+
+def from_dlpack(x: object) -> BufferExport:
+    """A BufferExport sharing the memory of ``x``, any object with ``__dlpack__`` of CPU memory
+    (a NumPy array), keeping its producer alive; read-only tensors give read-only exports."""

@@ -1,7 +1,9 @@
 # memviewslice.owners: the Python objects that own memory for Python (see owners.pxd).
 
 import struct
+import sys
 
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_IsValid, PyCapsule_GetPointer, PyCapsule_SetName
 from cpython.buffer cimport (
     PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS,
     PyBUF_ANY_CONTIGUOUS,
@@ -10,7 +12,11 @@ from memviewslice cimport (
     mvs_slice, mvs_buffer, mvs_buffer_retain, mvs_buffer_release, mvs_buffer_retain_memory,
     mvs_buffer_release_memory, mvs_buffer_data, mvs_buffer_size, mvs_buffer_readonly,
     mvs_buffer_view_at, mvs_check_bounds, mvs_byte_count, mvs_is_contiguous, mvs_pyx_check,
-    mvs_pool_create, mvs_pool_counts, mvs_pool_destroy, MVS_CONTIG_NUMPY,
+    mvs_pool_create, mvs_pool_counts, mvs_pool_destroy, MVS_CONTIG_NUMPY, mvs_last_error,
+    mvs_copy_contiguous, mvs_dl_managed_tensor, mvs_dl_managed_tensor_versioned, mvs_dlpack_export,
+    mvs_dlpack_export_legacy, mvs_dlpack_import, mvs_dlpack_import_legacy, mvs_status, MVS_OK,
+    MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION, MVS_DL_CPU, MVS_DLPACK_FLAG_IS_COPIED,
+    MVS_DL_INT, MVS_DL_UINT, MVS_DL_FLOAT, MVS_DL_COMPLEX, MVS_DL_BOOL,
 )
 
 # Item sizes of the formats that struct.calcsize does not know: NumPy's complex codes and
@@ -78,6 +84,183 @@ cdef class BufferExport:
 
     def __releasebuffer__(self, Py_buffer *view):
         pass
+
+    def __dlpack_device__(self):
+        """(device type, device id) of the memory: always (1, 0), the CPU (kDLCPU)."""
+        return (MVS_DL_CPU, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The exported view as a DLPack capsule (the Python array API's protocol), sharing
+        the memory: a versioned tensor ("dltensor_versioned", DLPack 1.1) when `max_version` is
+        (1, minor) or later, else a legacy one ("dltensor"). The tensor holds a reference to
+        the buffer, given back when the consumer is done (or when the capsule goes unused).
+
+        - stream: None only (CPU memory has no stream).
+        - dl_device: None or (1, 0), the CPU.
+        - copy: None or False share the memory; True exports a C-contiguous copy (flagged as
+          copied, writable).
+
+        Read-only memory gives a read-only versioned tensor; a legacy tensor cannot say it is
+        read-only, so read-only memory is refused then. Raises BufferError for what DLPack
+        cannot carry: a format with no DLPack type, strides that are not multiples of the item
+        size, another device, an owner of a typed memoryview (see owners.pxd)."""
+        cdef mvs_slice view
+        cdef mvs_slice copied
+        cdef mvs_buffer *buffer = self.buffer
+        cdef mvs_dl_managed_tensor_versioned *versioned = NULL
+        cdef mvs_dl_managed_tensor *legacy = NULL
+        cdef mvs_status st
+        cdef int i
+        cdef unsigned long long flags = 0
+        if self.buffer == NULL:
+            raise BufferError("this BufferExport exports nothing: it was not made by export()")
+        if stream is not None:
+            raise BufferError(f"stream must be None for CPU memory, not {stream!r}")
+        if dl_device is not None and tuple(dl_device) != (MVS_DL_CPU, 0):
+            raise BufferError(f"the memory is on the CPU, (1, 0); it cannot be exported to device {dl_device!r}")
+        if self.memory_only:
+            raise BufferError("an owner of typed memoryviews cannot be exported through DLPack: "
+                              "export the buffer itself (memviewslice.owners.export)")
+        use_versioned = max_version is not None and max_version[0] >= 1
+        code, bits = _dl_dtype(self.format, self.itemsize)
+        view.memview = NULL
+        view.data = self.data
+        for i in range(8):
+            view.shape[i] = self.shape[i] if i < self.ndim else 0
+            view.strides[i] = self.strides[i] if i < self.ndim else 0
+            view.suboffsets[i] = -1
+        if copy:
+            mvs_pyx_check(mvs_copy_contiguous(&view, self.ndim, self.itemsize, b'C', &buffer, &copied))
+            view = copied
+            flags = MVS_DLPACK_FLAG_IS_COPIED
+        try:
+            if use_versioned:
+                st = mvs_dlpack_export(buffer, &view, self.ndim, code, bits, flags, &versioned)
+            elif self.readonly and not copy:
+                raise BufferError("the memory is read-only, which a legacy DLPack tensor cannot say: "
+                                  "ask for a versioned one (max_version=(1, 1))")
+            else:
+                st = mvs_dlpack_export_legacy(buffer, &view, self.ndim, code, bits, &legacy)
+            if st != MVS_OK:
+                raise BufferError(mvs_last_error().decode())
+        finally:
+            if copy:
+                mvs_buffer_release(buffer)  # the copy's: the tensor holds its own
+        try:
+            if use_versioned:
+                return PyCapsule_New(versioned, "dltensor_versioned", _delete_versioned_capsule)
+            return PyCapsule_New(legacy, "dltensor", _delete_legacy_capsule)
+        except BaseException:
+            if versioned != NULL:
+                versioned.deleter(versioned)
+            if legacy != NULL:
+                legacy.deleter(legacy)
+            raise
+
+
+# The DLPack type (code, bits) of a struct-module or PEP 3118 format's type character, and back.
+_DL_CODES = {
+    **dict.fromkeys("bhilqn", MVS_DL_INT), **dict.fromkeys("BHILQN", MVS_DL_UINT),
+    **dict.fromkeys("efd", MVS_DL_FLOAT), **dict.fromkeys(("F", "D", "Zf", "Zd"), MVS_DL_COMPLEX),
+    "?": MVS_DL_BOOL,
+}
+_DL_FORMATS = {
+    (MVS_DL_INT, 8): b"b", (MVS_DL_INT, 16): b"h", (MVS_DL_INT, 32): b"i", (MVS_DL_INT, 64): b"q",
+    (MVS_DL_UINT, 8): b"B", (MVS_DL_UINT, 16): b"H", (MVS_DL_UINT, 32): b"I", (MVS_DL_UINT, 64): b"Q",
+    (MVS_DL_FLOAT, 16): b"e", (MVS_DL_FLOAT, 32): b"f", (MVS_DL_FLOAT, 64): b"d",
+    (MVS_DL_COMPLEX, 64): b"Zf", (MVS_DL_COMPLEX, 128): b"Zd", (MVS_DL_BOOL, 8): b"?",
+}
+
+
+def _dl_dtype(format, Py_ssize_t itemsize):
+    """(code, bits) of items of `format` (bytes) and `itemsize` bytes; BufferError when DLPack
+    has no such type (non-native byte order included)."""
+    f = format.decode()
+    native = "<" if sys.byteorder == "little" else ">"
+    if f[:1] in ("@", "=", native):
+        f = f[1:]
+    code = _DL_CODES.get(f)
+    if code is None or itemsize * 8 > 255:
+        raise BufferError(f"format {format!r} ({itemsize}-byte items) has no DLPack type")
+    return code, itemsize * 8
+
+
+cdef void _delete_versioned_capsule(object capsule) noexcept:
+    # An unconsumed capsule (a consumer renames it used_dltensor_versioned) deletes its tensor.
+    cdef mvs_dl_managed_tensor_versioned *t
+    if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+        t = <mvs_dl_managed_tensor_versioned *>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+        if t.deleter != NULL:
+            t.deleter(t)
+
+
+cdef void _delete_legacy_capsule(object capsule) noexcept:
+    cdef mvs_dl_managed_tensor *t
+    if PyCapsule_IsValid(capsule, b"dltensor"):
+        t = <mvs_dl_managed_tensor *>PyCapsule_GetPointer(capsule, b"dltensor")
+        if t.deleter != NULL:
+            t.deleter(t)
+
+
+def from_dlpack(x):
+    """A BufferExport sharing the memory of `x`, any object with `__dlpack__` of CPU memory
+    (a NumPy array, a PyTorch CPU tensor, a BufferExport), without copying: `np.asarray(obj)`,
+    `memoryview(obj)` and Cython's typed memoryviews (`cdef double[:, :] v = from_dlpack(x)`)
+    then share it. The result keeps the producer's tensor, hence `x`'s memory, alive: the
+    tensor's deleter runs once, when the last of them is gone. Read-only tensors give read-only
+    exports. Asks for a versioned tensor (DLPack 1.1) and takes a legacy one from producers
+    that know no other. Raises BufferError for a device other than the CPU or an item type
+    with no buffer-protocol format (bool, int and uint 8 to 64 bits, float 16 to 64, complex
+    64 and 128 have one), ValueError for a malformed tensor."""
+    if hasattr(x, "__dlpack_device__"):
+        device = tuple(x.__dlpack_device__())
+        if device[0] != MVS_DL_CPU:
+            raise BufferError(f"the object's memory is on device {device}, not the CPU (1, 0)")
+    try:
+        capsule = x.__dlpack__(max_version=(1, 1))
+    except TypeError:
+        capsule = x.__dlpack__()
+    return from_dlpack_capsule(capsule)
+
+
+cdef BufferExport from_dlpack_capsule(capsule):
+    """from_dlpack() of a capsule of an unconsumed DLPack tensor ("dltensor_versioned" or
+    "dltensor"), which it consumes (renames "used_...") when the import succeeds."""
+    cdef mvs_dl_managed_tensor_versioned *versioned = NULL
+    cdef mvs_dl_managed_tensor *legacy = NULL
+    cdef mvs_slice view
+    cdef int ndim
+    cdef Py_ssize_t itemsize
+    cdef mvs_buffer *buffer = NULL
+    cdef mvs_status st
+    if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+        versioned = <mvs_dl_managed_tensor_versioned *>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+        dtype = (versioned.dl_tensor.dtype.code, versioned.dl_tensor.dtype.bits)
+        st = mvs_dlpack_import(versioned, &view, &ndim, &itemsize, &buffer)
+    elif PyCapsule_IsValid(capsule, b"dltensor"):
+        legacy = <mvs_dl_managed_tensor *>PyCapsule_GetPointer(capsule, b"dltensor")
+        dtype = (legacy.dl_tensor.dtype.code, legacy.dl_tensor.dtype.bits)
+        st = mvs_dlpack_import_legacy(legacy, &view, &ndim, &itemsize, &buffer)
+    else:
+        raise ValueError("not a DLPack capsule, or one already consumed")
+    if st != MVS_OK:
+        # The tensor is still the capsule's, whose destructor deletes it.
+        if st in (MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION):
+            raise BufferError(mvs_last_error().decode())
+        mvs_pyx_check(st)
+    # The buffer owns the tensor now: the capsule must not delete it. (The capsule keeps the
+    # name's pointer: static strings only.)
+    if versioned != NULL:
+        PyCapsule_SetName(capsule, "used_dltensor_versioned")
+    else:
+        PyCapsule_SetName(capsule, "used_dltensor")
+    try:
+        format = _DL_FORMATS.get(dtype)
+        if format is None:
+            raise BufferError(f"DLPack type (code {dtype[0]}, {dtype[1]} bits) has no buffer-protocol format")
+        return _export(buffer, &view, ndim, itemsize, format, False, False)
+    finally:
+        mvs_buffer_release(buffer)  # the export holds its own reference
 
 
 cdef BufferExport export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, format):

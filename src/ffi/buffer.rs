@@ -86,6 +86,21 @@ impl mvs_buffer {
         self.data
     }
 
+    /// The memory's size in bytes.
+    pub(super) fn nbytes(&self) -> isize {
+        self.nbytes
+    }
+
+    /// Whether the memory is read-only.
+    pub(super) fn readonly(&self) -> bool {
+        self.readonly
+    }
+
+    /// Adds a reference (`mvs_buffer_retain`), for an object of the C layer that keeps one.
+    pub(super) fn retain(&self) -> Result<(), Failure> {
+        increment(&self.refs)
+    }
+
     /// A new buffer's header: one reference, no attachments.
     fn new(data: *mut c_void, nbytes: isize, readonly: bool, owner: Owner) -> mvs_buffer {
         mvs_buffer {
@@ -143,7 +158,7 @@ fn decrement(count: &AtomicUsize) -> bool {
 ///
 /// # Safety
 /// `buffer` is NULL or a live buffer on which the caller holds a reference.
-unsafe fn buffer_arg<'a>(buffer: *const mvs_buffer) -> Result<&'a mvs_buffer, Failure> {
+pub(super) unsafe fn buffer_arg<'a>(buffer: *const mvs_buffer) -> Result<&'a mvs_buffer, Failure> {
     // SAFETY: per this function's contract, a live buffer when not NULL; the caller's
     // reference keeps it alive for the call.
     unsafe { buffer.as_ref() }.ok_or(Failure::Null("buffer"))
@@ -316,12 +331,25 @@ pub unsafe extern "C" fn mvs_buffer_wrap(
         if data.is_null() && nbytes > 0 {
             return Err(Failure::Null("data"));
         }
-        let readonly = flags & MVS_BUFFER_READONLY != 0;
-        let buffer = try_box(mvs_buffer::new(data, nbytes, readonly, Owner::Foreign { dealloc, ctx }))?;
+        let buffer = wrap(data, nbytes, dealloc, ctx, flags & MVS_BUFFER_READONLY != 0)?;
         // SAFETY: `out` is non-NULL and writable per this function's contract.
         unsafe { write_out(out, buffer) };
         Ok(())
     })
+}
+
+/// A new buffer with one reference over the `nbytes` (>= 0) bytes of foreign memory at `data`,
+/// freed by `dealloc(data, ctx)` at the last release (`mvs_buffer_wrap`, and DLPack imports).
+/// On failure nothing is called: the memory is still the caller's.
+pub(super) fn wrap(
+    data: *mut c_void,
+    nbytes: isize,
+    dealloc: mvs_dealloc_fn,
+    ctx: *mut c_void,
+    readonly: bool,
+) -> Result<*mut mvs_buffer, Failure> {
+    debug_assert!(nbytes >= 0);
+    try_box(mvs_buffer::new(data, nbytes, readonly, Owner::Foreign { dealloc, ctx }))
 }
 
 /// Adds a reference to `buffer`, to be given back with `mvs_buffer_release`. Lock-free,

@@ -4,7 +4,7 @@ use core::cell::RefCell;
 use core::ffi::{c_char, c_int, CStr};
 use core::fmt::{self, Write};
 
-use crate::{copy, memory};
+use crate::{copy, dlpack, memory};
 use crate::view::{Error, Kind};
 
 /// The result of every fallible function: `MVS_OK` (0) or one of the `MVS_ERR_*` codes.
@@ -54,6 +54,13 @@ pub const MVS_ERR_VALUE: mvs_status = 14;
 pub const MVS_ERR_INTERNAL: mvs_status = 15;
 /// Memory allocation failed (only the functions that allocate: buffers and pools).
 pub const MVS_ERR_ALLOC: mvs_status = 16;
+/// A DLPack tensor is not on the CPU (`kDLCPU`), or names a device type DLPack does not know.
+pub const MVS_ERR_DEVICE: mvs_status = 17;
+/// A DLPack item type the library cannot view: an unknown type code, a sub-byte width or one
+/// that does not suit the code, or a vector type (lanes != 1).
+pub const MVS_ERR_DTYPE: mvs_status = 18;
+/// A DLPack tensor of a major version other than `MVS_DLPACK_MAJOR_VERSION`.
+pub const MVS_ERR_VERSION: mvs_status = 19;
 
 /// Why an exported function failed: a view error, or one only the C layer can see.
 #[derive(Debug)]
@@ -62,6 +69,8 @@ pub(crate) enum Failure {
     Own(memory::Error),
     /// A copy's own refusal (never `copy::Error::View` or `Alloc`, which map to the above).
     Copy(copy::Error),
+    /// A DLPack refusal (never `dlpack::Error::View`, which maps to `View`).
+    DLPack(dlpack::Error),
     Null(&'static str),
     /// A panic (a bug), with its message.
     Panic(String),
@@ -91,12 +100,31 @@ impl From<copy::Error> for Failure {
     }
 }
 
+impl From<dlpack::Error> for Failure {
+    fn from(e: dlpack::Error) -> Self {
+        match e {
+            dlpack::Error::View(e) => Failure::View(e),
+            e => Failure::DLPack(e),
+        }
+    }
+}
+
 impl Failure {
     pub(crate) fn status(&self) -> mvs_status {
         match self {
             Failure::Null(_) => MVS_ERR_NULL,
             Failure::Panic(_) => MVS_ERR_INTERNAL,
             Failure::Copy(_) => MVS_ERR_VALUE,
+            Failure::DLPack(e) => match e.kind() {
+                dlpack::Kind::Version => MVS_ERR_VERSION,
+                dlpack::Kind::Device => MVS_ERR_DEVICE,
+                dlpack::Kind::Dtype => MVS_ERR_DTYPE,
+                dlpack::Kind::Null => MVS_ERR_NULL,
+                dlpack::Kind::Ndim => MVS_ERR_NDIM,
+                dlpack::Kind::Shape => MVS_ERR_SHAPE,
+                dlpack::Kind::Overflow => MVS_ERR_OVERFLOW,
+                dlpack::Kind::Value => MVS_ERR_VALUE,
+            },
             Failure::Own(e) => match e.kind() {
                 memory::Kind::Shape => MVS_ERR_SHAPE,
                 memory::Kind::Value => MVS_ERR_VALUE,
@@ -129,6 +157,7 @@ impl fmt::Display for Failure {
             Failure::View(e) => e.fmt(f),
             Failure::Own(e) => e.fmt(f),
             Failure::Copy(e) => e.fmt(f),
+            Failure::DLPack(e) => e.fmt(f),
             Failure::Null(name) => write!(f, "argument `{name}` is NULL"),
             Failure::Panic(message) => {
                 write!(f, "internal error: the library panicked: {message} (please report this)")
@@ -209,6 +238,9 @@ pub extern "C" fn mvs_status_str(status: mvs_status) -> *const c_char {
         MVS_ERR_VALUE => c"invalid argument value",
         MVS_ERR_INTERNAL => c"internal error",
         MVS_ERR_ALLOC => c"memory allocation failed",
+        MVS_ERR_DEVICE => c"DLPack device is not the CPU",
+        MVS_ERR_DTYPE => c"DLPack item type not supported",
+        MVS_ERR_VERSION => c"DLPack major version not supported",
         _ => c"unknown status code",
     };
     s.as_ptr()

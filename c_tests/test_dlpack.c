@@ -1,0 +1,636 @@
+/* DLPack (mvs_dlpack_export, mvs_dlpack_import and their legacy forms):
+ * - the mvs_dl_ structs and constants are dlpack.h 1.1's (a pinned copy, c_tests/dlpack/): every
+ *   size, offset and value, so a DLManagedTensorVersioned * converts with a cast;
+ * - export: the tensor's fields, strides in items, one buffer reference that the deleter gives
+ *   back; read-only buffers give read-only tensors; every error, nothing allocated or retained
+ *   on failure, outputs untouched;
+ * - import: 0-d to 8-d tensors with NULL (row-major) strides, negative and zero strides and byte
+ *   offsets become the right view; the deleter runs exactly once, at the buffer's last release,
+ *   in every release order and from another thread;
+ * - round trips export -> import -> export -> import, versioned and legacy;
+ * - malformed tensors (NULL data with items, NULL shape, ndim < 0 or > 8, a negative extent, a
+ *   device other than the CPU or unknown, an unknown type code, a sub-byte width, vector lanes,
+ *   an unsupported major version, strides or byte offsets that overflow) give distinct errors,
+ *   write nothing, and never call the deleter: the tensor stays the caller's, whose one call of
+ *   the deleter is then the only one. */
+#include <limits.h>
+
+#include "dlpack/dlpack.h"
+#include "owner.h"
+
+/* dlpack.h declares the versioned tensor as a struct tag only. */
+typedef struct DLManagedTensorVersioned DLManagedTensorVersioned;
+
+/* ---- the layout is dlpack.h's -------------------------------------------------------------- */
+
+#define SAME_FIELD(a, b, f) (offsetof(a, f) == offsetof(b, f) && sizeof(((a *)0)->f) == sizeof(((b *)0)->f))
+
+static void test_layout(void) {
+  CHECK_EQ(sizeof(mvs_dl_version), sizeof(DLPackVersion));
+  CHECK(SAME_FIELD(mvs_dl_version, DLPackVersion, major) && SAME_FIELD(mvs_dl_version, DLPackVersion, minor));
+  CHECK_EQ(sizeof(mvs_dl_device), sizeof(DLDevice));
+  CHECK(SAME_FIELD(mvs_dl_device, DLDevice, device_type) && SAME_FIELD(mvs_dl_device, DLDevice, device_id));
+  CHECK_EQ(sizeof(mvs_dl_data_type), sizeof(DLDataType));
+  CHECK(SAME_FIELD(mvs_dl_data_type, DLDataType, code) && SAME_FIELD(mvs_dl_data_type, DLDataType, bits) &&
+        SAME_FIELD(mvs_dl_data_type, DLDataType, lanes));
+  CHECK_EQ(sizeof(mvs_dl_tensor), sizeof(DLTensor));
+  CHECK(SAME_FIELD(mvs_dl_tensor, DLTensor, data) && SAME_FIELD(mvs_dl_tensor, DLTensor, device) &&
+        SAME_FIELD(mvs_dl_tensor, DLTensor, ndim) && SAME_FIELD(mvs_dl_tensor, DLTensor, dtype) &&
+        SAME_FIELD(mvs_dl_tensor, DLTensor, shape) && SAME_FIELD(mvs_dl_tensor, DLTensor, strides) &&
+        SAME_FIELD(mvs_dl_tensor, DLTensor, byte_offset));
+  CHECK_EQ(sizeof(mvs_dl_managed_tensor), sizeof(DLManagedTensor));
+  CHECK(SAME_FIELD(mvs_dl_managed_tensor, DLManagedTensor, dl_tensor) &&
+        SAME_FIELD(mvs_dl_managed_tensor, DLManagedTensor, manager_ctx) &&
+        SAME_FIELD(mvs_dl_managed_tensor, DLManagedTensor, deleter));
+  CHECK_EQ(sizeof(mvs_dl_managed_tensor_versioned), sizeof(DLManagedTensorVersioned));
+  CHECK(SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, version) &&
+        SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, manager_ctx) &&
+        SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, deleter) &&
+        SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, flags) &&
+        SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, dl_tensor));
+  CHECK_EQ(MVS_DLPACK_MAJOR_VERSION, DLPACK_MAJOR_VERSION);
+  CHECK_EQ(MVS_DLPACK_MINOR_VERSION, DLPACK_MINOR_VERSION);
+  CHECK_EQ(MVS_DLPACK_FLAG_READ_ONLY, DLPACK_FLAG_BITMASK_READ_ONLY);
+  CHECK_EQ(MVS_DLPACK_FLAG_IS_COPIED, DLPACK_FLAG_BITMASK_IS_COPIED);
+  CHECK_EQ(MVS_DLPACK_FLAG_IS_SUBBYTE_TYPE_PADDED, DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
+  CHECK_EQ(MVS_DL_CPU, kDLCPU);
+  CHECK_EQ(MVS_DL_INT, kDLInt);
+  CHECK_EQ(MVS_DL_UINT, kDLUInt);
+  CHECK_EQ(MVS_DL_FLOAT, kDLFloat);
+  CHECK_EQ(MVS_DL_OPAQUE_HANDLE, kDLOpaqueHandle);
+  CHECK_EQ(MVS_DL_BFLOAT, kDLBfloat);
+  CHECK_EQ(MVS_DL_COMPLEX, kDLComplex);
+  CHECK_EQ(MVS_DL_BOOL, kDLBool);
+  CHECK(strstr(mvs_status_str(MVS_ERR_DEVICE), "device") != NULL);
+  CHECK(strstr(mvs_status_str(MVS_ERR_DTYPE), "type") != NULL);
+  CHECK(strstr(mvs_status_str(MVS_ERR_VERSION), "version") != NULL);
+}
+
+/* ---- a producer of its own: dlpack.h's structs with a counting deleter ---------------------- */
+
+typedef struct {
+  DLManagedTensorVersioned t; /* first: the deleter's argument is the block */
+  int64_t shape[9], strides[9];
+  long deleted;               /* calls of the deleter, atomically */
+} producer;
+
+static void producer_delete(DLManagedTensorVersioned *t) {
+  producer *p = (producer *)t;
+  __atomic_fetch_add(&p->deleted, 1, __ATOMIC_SEQ_CST);
+}
+
+typedef struct {
+  DLManagedTensor t;
+  int64_t shape[8];
+  long deleted;
+} legacy_producer;
+
+static void legacy_delete(DLManagedTensor *t) {
+  legacy_producer *p = (legacy_producer *)t;
+  __atomic_fetch_add(&p->deleted, 1, __ATOMIC_SEQ_CST);
+}
+
+static long deleted(producer *p) { return __atomic_load_n(&p->deleted, __ATOMIC_SEQ_CST); }
+
+/* A versioned tensor over `data`: `ndim` extents, strides in items (NULL: none), float64. */
+static void make(producer *p, void *data, int ndim, const int64_t *shape, const int64_t *strides,
+                 uint64_t byte_offset) {
+  int i;
+  memset(p, 0, sizeof *p);
+  p->t.version.major = DLPACK_MAJOR_VERSION;
+  p->t.version.minor = DLPACK_MINOR_VERSION;
+  p->t.manager_ctx = p;
+  p->t.deleter = producer_delete;
+  p->t.dl_tensor.data = data;
+  p->t.dl_tensor.device.device_type = kDLCPU;
+  p->t.dl_tensor.device.device_id = 0;
+  p->t.dl_tensor.ndim = ndim;
+  p->t.dl_tensor.dtype.code = kDLFloat;
+  p->t.dl_tensor.dtype.bits = 64;
+  p->t.dl_tensor.dtype.lanes = 1;
+  for (i = 0; i < ndim && i < 9; i++) {
+    p->shape[i] = shape[i];
+    if (strides) p->strides[i] = strides[i];
+  }
+  p->t.dl_tensor.shape = p->shape;
+  p->t.dl_tensor.strides = strides ? p->strides : NULL;
+  p->t.dl_tensor.byte_offset = byte_offset;
+}
+
+static mvs_dl_managed_tensor_versioned *mvs_of(producer *p) { return (mvs_dl_managed_tensor_versioned *)&p->t; }
+
+/* Imports p, expecting success; returns the buffer, the view in *v. */
+static mvs_buffer *import_ok(producer *p, mvs_slice *v, int ndim) {
+  int n = -1;
+  ptrdiff_t itemsize = -1;
+  mvs_buffer *b = NULL;
+  if (!CHECK_ST(mvs_dlpack_import(mvs_of(p), v, &n, &itemsize, &b), MVS_OK)) return NULL;
+  CHECK_EQ(n, ndim);
+  CHECK_EQ(itemsize, 8);
+  CHECK_PTR(v->memview, b);
+  CHECK_EQ(deleted(p), 0);
+  return b;
+}
+
+/* ---- import ----------------------------------------------------------------------------- */
+
+static double g_mem[4096];
+
+static void test_import_views(void) {
+  mvs_slice v;
+  mvs_buffer *b;
+  producer p;
+  void *start = NULL;
+  ptrdiff_t size = -1;
+  int ro = -1;
+  /* row-major from NULL strides, with a byte offset */
+  {
+    const int64_t shape[3] = {2, 3, 4};
+    make(&p, g_mem, 3, shape, NULL, 16);
+    b = import_ok(&p, &v, 3);
+    CHECK_VIEW(&v, 3, g_mem + 2, "2 3 4", "96 32 8");
+    mvs_buffer_data(b, &start);
+    mvs_buffer_size(b, &size);
+    mvs_buffer_readonly(b, &ro);
+    CHECK_PTR(start, g_mem + 2);
+    CHECK_EQ(size, 24 * 8);
+    CHECK_EQ(ro, 0);
+    mvs_buffer_release(b);
+    CHECK_EQ(deleted(&p), 1);
+  }
+  /* negative and zero strides: the buffer starts at the lowest byte addressed */
+  {
+    const int64_t shape[3] = {3, 2, 5}, strides[3] = {-10, 0, 2};
+    make(&p, g_mem, 3, shape, strides, 8 * 100);
+    b = import_ok(&p, &v, 3);
+    CHECK_VIEW(&v, 3, g_mem + 100, "3 2 5", "-80 0 16");
+    mvs_buffer_data(b, &start);
+    mvs_buffer_size(b, &size);
+    CHECK_PTR(start, g_mem + 80);
+    CHECK_EQ(size, (20 + 8 + 1) * 8);
+    mvs_buffer_release(b);
+    CHECK_EQ(deleted(&p), 1);
+  }
+  /* 0-d to 8-d, extents 2, strides 1 item apart reversed, and each with a zero extent */
+  {
+    int ndim, zero;
+    for (ndim = 0; ndim <= 8; ndim++)
+      for (zero = 0; zero <= (ndim > 0); zero++) {
+        int64_t shape[8], strides[8];
+        ptrdiff_t want_shape[8], want_strides[8];
+        int64_t step = 1;
+        int i;
+        for (i = ndim - 1; i >= 0; i--) {
+          shape[i] = (zero && i == 0) ? 0 : 2;
+          strides[i] = (i % 2) ? -step : step;
+          want_shape[i] = (ptrdiff_t)shape[i];
+          want_strides[i] = (ptrdiff_t)strides[i] * 8;
+          step *= 2;
+        }
+        make(&p, g_mem, ndim, shape, strides, 8 * 1024);
+        b = import_ok(&p, &v, ndim);
+        if (!b) continue;
+        CHECK_VIEW_ARR(&v, ndim, g_mem + 1024, want_shape, want_strides);
+        mvs_buffer_size(b, &size);
+        CHECK_EQ(size, zero ? 0 : (ptrdiff_t)(step * 8));
+        mvs_buffer_release(b);
+        CHECK_EQ(deleted(&p), 1);
+      }
+  }
+  /* NULL data is fine for a tensor with no item */
+  {
+    const int64_t shape[2] = {0, 5};
+    make(&p, NULL, 2, shape, NULL, 0);
+    b = import_ok(&p, &v, 2);
+    mvs_buffer_size(b, &size);
+    CHECK_EQ(size, 0);
+    mvs_buffer_release(b);
+    CHECK_EQ(deleted(&p), 1);
+  }
+  /* a deleter of NULL: nothing is called */
+  {
+    const int64_t shape[1] = {3};
+    make(&p, g_mem, 1, shape, NULL, 0);
+    p.t.deleter = NULL;
+    b = import_ok(&p, &v, 1);
+    mvs_buffer_release(b);
+    CHECK_EQ(deleted(&p), 0);
+  }
+  /* any minor version of major 1; other flags are ignored */
+  {
+    const int64_t shape[1] = {3};
+    make(&p, g_mem, 1, shape, NULL, 0);
+    p.t.version.minor = 7;
+    p.t.flags = DLPACK_FLAG_BITMASK_IS_COPIED | (1ULL << 40);
+    b = import_ok(&p, &v, 1);
+    mvs_buffer_readonly(b, &ro);
+    CHECK_EQ(ro, 0);
+    mvs_buffer_release(b);
+    CHECK_EQ(deleted(&p), 1);
+  }
+  /* item types: every width that is a multiple of 8 */
+  {
+    const int64_t shape[1] = {4};
+    static const int codes[][3] = {{kDLInt, 8, 1}, {kDLUInt, 16, 2}, {kDLFloat, 16, 2}, {kDLBfloat, 16, 2},
+                                   {kDLComplex, 128, 16}, {kDLBool, 8, 1}, {kDLFloat8_e4m3fn, 8, 1},
+                                   {kDLOpaqueHandle, 64, 8}, {kDLInt, 128, 16}};
+    size_t k;
+    for (k = 0; k < sizeof codes / sizeof codes[0]; k++) {
+      int n = -1;
+      ptrdiff_t itemsize = -1;
+      make(&p, g_mem, 1, shape, NULL, 0);
+      p.t.dl_tensor.dtype.code = (uint8_t)codes[k][0];
+      p.t.dl_tensor.dtype.bits = (uint8_t)codes[k][1];
+      b = NULL;
+      if (!CHECK_ST(mvs_dlpack_import(mvs_of(&p), &v, &n, &itemsize, &b), MVS_OK)) continue;
+      CHECK_EQ(itemsize, codes[k][2]);
+      CHECK_EQ(v.strides[0], codes[k][2]);
+      mvs_buffer_release(b);
+      CHECK_EQ(deleted(&p), 1);
+    }
+  }
+}
+
+/* The deleter runs once, after the last of several references, in every release order. */
+static void test_import_release_orders(void) {
+  int order;
+  for (order = 0; order < 6; order++) {
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    const int64_t shape[2] = {4, 4};
+    producer p;
+    mvs_slice v, w;
+    mvs_buffer *b, *held[3];
+    mvs_dl_managed_tensor_versioned *out = NULL;
+    int k;
+    make(&p, g_mem, 2, shape, NULL, 0);
+    b = import_ok(&p, &v, 2);
+    if (!b) continue;
+    /* a second reference, and a re-export (which holds a third) */
+    CHECK_ST(mvs_buffer_retain(b), MVS_OK);
+    CHECK_ST(mvs_transpose(&v, 2, &w), MVS_OK);
+    CHECK_ST(mvs_dlpack_export(b, &w, 2, MVS_DL_FLOAT, 64, 0, &out), MVS_OK);
+    CHECK_EQ(refs(b), 3);
+    held[0] = b;
+    held[1] = b;
+    held[2] = NULL; /* the export's, given back by its deleter */
+    for (k = 0; k < 3; k++) {
+      CHECK_EQ(deleted(&p), 0);
+      if (perms[order][k] == 2)
+        out->deleter(out);
+      else
+        mvs_buffer_release(held[perms[order][k]]);
+    }
+    CHECK_EQ(deleted(&p), 1);
+  }
+}
+
+typedef struct {
+  mvs_buffer *b;
+  int n;
+} releaser;
+
+static void *release_n(void *arg) {
+  releaser *r = (releaser *)arg;
+  int i;
+  for (i = 0; i < r->n; i++) mvs_buffer_release(r->b);
+  return NULL;
+}
+
+/* Four threads give back 1000 references each, the main thread its own: one deletion. */
+static void test_import_threads(void) {
+  const int64_t shape[1] = {16};
+  producer p;
+  mvs_slice v;
+  mvs_buffer *b;
+  pthread_t th[4];
+  releaser r[4];
+  int i, k;
+  make(&p, g_mem, 1, shape, NULL, 0);
+  b = import_ok(&p, &v, 1);
+  if (!b) return;
+  for (i = 0; i < 4; i++) {
+    for (k = 0; k < 1000; k++) mvs_buffer_retain(b);
+    r[i].b = b;
+    r[i].n = 1000;
+    pthread_create(&th[i], NULL, release_n, &r[i]);
+  }
+  mvs_buffer_release(b);
+  for (i = 0; i < 4; i++) pthread_join(th[i], NULL);
+  CHECK_EQ(deleted(&p), 1);
+}
+
+/* Read-only tensors give read-only buffers, which refuse writable views and re-export as
+ * read-only (and not at all in the legacy form). */
+static void test_import_readonly(void) {
+  const int64_t shape[2] = {2, 3};
+  const ptrdiff_t vshape[2] = {2, 3};
+  producer p;
+  mvs_slice v, w;
+  mvs_buffer *b;
+  int ro = -1;
+  mvs_dl_managed_tensor_versioned *out = NULL;
+  mvs_dl_managed_tensor *legacy = NULL;
+  make(&p, g_mem, 2, shape, NULL, 0);
+  p.t.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+  b = import_ok(&p, &v, 2);
+  if (!b) return;
+  mvs_buffer_readonly(b, &ro);
+  CHECK_EQ(ro, 1);
+  SENT(w);
+  CHECK_ERR(mvs_buffer_view_at(b, 0, 8, 2, vshape, 'C', 1, &w), MVS_ERR_VALUE, "read-only");
+  CHECK_UNTOUCHED(w);
+  CHECK_ST(mvs_buffer_view_at(b, 0, 8, 2, vshape, 'C', 0, &w), MVS_OK);
+  CHECK_ST(mvs_dlpack_export(b, &v, 2, MVS_DL_FLOAT, 64, 0, &out), MVS_OK);
+  CHECK_EQ(out->flags, MVS_DLPACK_FLAG_READ_ONLY);
+  SENT(legacy);
+  CHECK_ERR(mvs_dlpack_export_legacy(b, &v, 2, MVS_DL_FLOAT, 64, &legacy), MVS_ERR_VALUE, "read-only");
+  CHECK_UNTOUCHED(legacy);
+  CHECK_EQ(refs(b), 2);
+  mvs_buffer_release(b);
+  CHECK_EQ(deleted(&p), 0);
+  out->deleter(out);
+  CHECK_EQ(deleted(&p), 1);
+}
+
+/* ---- malformed tensors ------------------------------------------------------------------ */
+
+/* Import fails with `want` and a message containing `part`, writes nothing and does not call
+ * the deleter; the caller's own call is then the one and only. */
+static void refused(producer *p, int want, const char *part, int line) {
+  mvs_slice v;
+  int n;
+  ptrdiff_t itemsize;
+  mvs_buffer *b;
+  SENT(v);
+  SENT(n);
+  SENT(itemsize);
+  SENT(b);
+  if (!CHECK_ERR(mvs_dlpack_import(mvs_of(p), &v, &n, &itemsize, &b), want, part))
+    fprintf(stderr, "    (case of line %d)\n", line);
+  CHECK_UNTOUCHED(v);
+  CHECK_UNTOUCHED(n);
+  CHECK_UNTOUCHED(itemsize);
+  CHECK_UNTOUCHED(b);
+  CHECK_EQ(deleted(p), 0);
+  p->t.deleter(&p->t);
+  CHECK_EQ(deleted(p), 1);
+}
+#define REFUSED(p, want, part) refused((p), (want), (part), __LINE__)
+
+static void test_import_errors(void) {
+  const int64_t shape[2] = {2, 3};
+  producer p;
+  int ns = 0;
+  mvs_slice v;
+  int n;
+  ptrdiff_t itemsize;
+  mvs_buffer *b;
+#define CASE(setup, want, part)        \
+  do {                                 \
+    make(&p, g_mem, 2, shape, NULL, 0); \
+    setup;                             \
+    REFUSED(&p, want, part);           \
+    ns++;                              \
+  } while (0)
+  CASE(p.t.dl_tensor.data = NULL, MVS_ERR_NULL, "data is NULL but it has 6 items");
+  CASE(p.t.dl_tensor.ndim = -1, MVS_ERR_NDIM, "ndim -1");
+  CASE(p.t.dl_tensor.ndim = 9, MVS_ERR_NDIM, "ndim 9");
+  CASE(p.shape[1] = -3, MVS_ERR_SHAPE, "extent -3 along axis 1 is negative");
+  CASE(p.t.dl_tensor.device.device_type = kDLCUDA, MVS_ERR_DEVICE, "not the CPU");
+  CASE(p.t.dl_tensor.device.device_type = (DLDeviceType)5, MVS_ERR_DEVICE, "device type 5 is not a DLPack device");
+  CASE(p.t.dl_tensor.dtype.code = 18, MVS_ERR_DTYPE, "type code 18 is unknown");
+  CASE(p.t.dl_tensor.dtype.bits = 4, MVS_ERR_DTYPE, "4 bits");
+  CASE((p.t.dl_tensor.dtype.code = kDLFloat4_e2m1fn, p.t.dl_tensor.dtype.bits = 4), MVS_ERR_DTYPE, "sub-byte");
+  CASE(p.t.dl_tensor.dtype.lanes = 4, MVS_ERR_DTYPE, "4 lanes");
+  CASE(p.t.version.major = 2, MVS_ERR_VERSION, "version 2.1 is not supported");
+  CASE(p.t.version.major = 0, MVS_ERR_VERSION, "version 0.1");
+  CASE((p.t.dl_tensor.strides = p.strides, p.strides[0] = INT64_MAX / 4, p.strides[1] = 1), MVS_ERR_OVERFLOW,
+       "does not fit in ptrdiff_t bytes");
+  CASE((p.t.dl_tensor.strides = p.strides, p.strides[0] = INT64_MIN, p.strides[1] = 1), MVS_ERR_OVERFLOW, "stride");
+  CASE(p.t.dl_tensor.byte_offset = UINT64_MAX - 8, MVS_ERR_OVERFLOW, "byte offset");
+  CASE(p.t.dl_tensor.shape = NULL, MVS_ERR_NULL, "shape");
+  CASE((p.t.dl_tensor.strides = p.strides, p.strides[0] = (int64_t)1 << 59, p.strides[1] = (int64_t)1 << 58),
+       MVS_ERR_OVERFLOW, "overflows ptrdiff_t");
+  /* a span that fits (PTRDIFF_MAX - 7), whose bytes (the span plus one item) do not */
+  CASE((p.t.dl_tensor.data = (void *)((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1)), p.t.dl_tensor.ndim = 1, p.shape[0] = 2,
+        p.t.dl_tensor.strides = p.strides, p.strides[0] = -(((int64_t)1 << 60) - 1)),
+       MVS_ERR_OVERFLOW, "overflows ptrdiff_t");
+#undef CASE
+  /* the malformed tensors of the issue each have their own status */
+  CHECK(ns == 18);
+  CHECK(MVS_ERR_NULL != MVS_ERR_NDIM && MVS_ERR_SHAPE != MVS_ERR_DEVICE && MVS_ERR_DTYPE != MVS_ERR_VERSION &&
+        MVS_ERR_VERSION != MVS_ERR_OVERFLOW && MVS_ERR_DEVICE != MVS_ERR_DTYPE);
+  /* NULL arguments: the tensor stays the caller's */
+  make(&p, g_mem, 2, shape, NULL, 0);
+  SENT(v);
+  SENT(n);
+  SENT(itemsize);
+  SENT(b);
+  CHECK_ERR(mvs_dlpack_import(NULL, &v, &n, &itemsize, &b), MVS_ERR_NULL, "`tensor`");
+  CHECK_ERR(mvs_dlpack_import(mvs_of(&p), NULL, &n, &itemsize, &b), MVS_ERR_NULL, "`out_view`");
+  CHECK_ERR(mvs_dlpack_import(mvs_of(&p), &v, NULL, &itemsize, &b), MVS_ERR_NULL, "`out_ndim`");
+  CHECK_ERR(mvs_dlpack_import(mvs_of(&p), &v, &n, NULL, &b), MVS_ERR_NULL, "`out_itemsize`");
+  CHECK_ERR(mvs_dlpack_import(mvs_of(&p), &v, &n, &itemsize, NULL), MVS_ERR_NULL, "`out_buffer`");
+  CHECK_ERR(mvs_dlpack_import_legacy(NULL, &v, &n, &itemsize, &b), MVS_ERR_NULL, "`tensor`");
+  CHECK_UNTOUCHED(v);
+  CHECK_UNTOUCHED(n);
+  CHECK_UNTOUCHED(itemsize);
+  CHECK_UNTOUCHED(b);
+  CHECK_EQ(deleted(&p), 0);
+}
+
+/* ---- export ----------------------------------------------------------------------------- */
+
+static void test_export(void) {
+  counter c;
+  mvs_buffer *b = NULL;
+  double *mem = (double *)malloc(24 * sizeof(double));
+  const ptrdiff_t shape[2] = {4, 6};
+  mvs_slice v, w;
+  mvs_dl_managed_tensor_versioned *t = NULL;
+  memset(&c, 0, sizeof c);
+  c.expect = mem;
+  c.free_data = 1;
+  if (!CHECK_ST(mvs_buffer_wrap(mem, 24 * sizeof(double), counting_dealloc, &c, 0, &b), MVS_OK)) return;
+  CHECK_ST(mvs_buffer_view(b, 8, 2, shape, 'C', &v), MVS_OK);
+  /* w = v[::-2, 1::2] */
+  CHECK_ST(mvs_slice_axis(&v, 2, 0, MVS_NONE, MVS_NONE, -2, &w), MVS_OK);
+  CHECK_ST(mvs_slice_axis(&w, 2, 1, 1, MVS_NONE, 2, &w), MVS_OK);
+  if (!CHECK_ST(mvs_dlpack_export(b, &w, 2, MVS_DL_FLOAT, 64, MVS_DLPACK_FLAG_IS_COPIED, &t), MVS_OK)) return;
+  CHECK_EQ(refs(b), 2);
+  CHECK_EQ(t->version.major, 1);
+  CHECK_EQ(t->version.minor, 1);
+  CHECK_EQ(t->flags, MVS_DLPACK_FLAG_IS_COPIED);
+  CHECK(t->manager_ctx == NULL);
+  CHECK(t->deleter != NULL);
+  CHECK_PTR(t->dl_tensor.data, mem + 19);
+  CHECK_EQ(t->dl_tensor.device.device_type, kDLCPU);
+  CHECK_EQ(t->dl_tensor.device.device_id, 0);
+  CHECK_EQ(t->dl_tensor.ndim, 2);
+  CHECK_EQ(t->dl_tensor.dtype.code, kDLFloat);
+  CHECK_EQ(t->dl_tensor.dtype.bits, 64);
+  CHECK_EQ(t->dl_tensor.dtype.lanes, 1);
+  CHECK_EQ(t->dl_tensor.shape[0], 2);
+  CHECK_EQ(t->dl_tensor.shape[1], 3);
+  CHECK_EQ(t->dl_tensor.strides[0], -12);
+  CHECK_EQ(t->dl_tensor.strides[1], 2);
+  CHECK_EQ(t->dl_tensor.byte_offset, 0);
+  /* the caller's reference first, then the tensor's: freed at the deleter */
+  mvs_buffer_release(b);
+  CHECK_EQ(calls_of(&c), 0);
+  t->deleter(t);
+  CHECK_EQ(calls_of(&c), 1);
+}
+
+/* Round trips, in both release orders: export -> import (legacy and versioned) -> export again. */
+static void test_round_trip(void) {
+  int order, legacy;
+  for (legacy = 0; legacy <= 1; legacy++)
+    for (order = 0; order < 2; order++) {
+      counter c;
+      mvs_buffer *b = NULL, *b2 = NULL;
+      float *mem = (float *)malloc(60 * sizeof(float));
+      const ptrdiff_t shape[3] = {3, 4, 5};
+      mvs_slice v, w, back;
+      int n = -1;
+      ptrdiff_t itemsize = -1;
+      memset(&c, 0, sizeof c);
+      c.expect = mem;
+      c.free_data = 1;
+      mvs_buffer_wrap(mem, 60 * sizeof(float), counting_dealloc, &c, 0, &b);
+      mvs_buffer_view(b, 4, 3, shape, 'F', &v);
+      CHECK_ST(mvs_flip_axis(&v, 3, 1, &w), MVS_OK);
+      if (legacy) {
+        mvs_dl_managed_tensor *t = NULL;
+        CHECK_ST(mvs_dlpack_export_legacy(b, &w, 3, MVS_DL_FLOAT, 32, &t), MVS_OK);
+        CHECK_ST(mvs_dlpack_import_legacy(t, &back, &n, &itemsize, &b2), MVS_OK);
+      } else {
+        mvs_dl_managed_tensor_versioned *t = NULL;
+        CHECK_ST(mvs_dlpack_export(b, &w, 3, MVS_DL_FLOAT, 32, 0, &t), MVS_OK);
+        CHECK_ST(mvs_dlpack_import(t, &back, &n, &itemsize, &b2), MVS_OK);
+      }
+      CHECK_EQ(n, 3);
+      CHECK_EQ(itemsize, 4);
+      CHECK_VIEW(&back, 3, w.data, "3 4 5", "4 -12 48");
+      CHECK_PTR(back.memview, b2);
+      /* the import's buffer is writable and covers exactly the view */
+      {
+        mvs_slice again;
+        const ptrdiff_t all[1] = {60};
+        CHECK_ST(mvs_buffer_view_at(b2, 0, 4, 1, all, 'C', 1, &again), MVS_OK);
+        CHECK_PTR(again.data, mem);
+      }
+      if (order == 0) {
+        mvs_buffer_release(b);
+        CHECK_EQ(calls_of(&c), 0);
+        mvs_buffer_release(b2);
+      } else {
+        mvs_buffer_release(b2);
+        CHECK_EQ(calls_of(&c), 0);
+        CHECK_EQ(refs(b), 1);
+        mvs_buffer_release(b);
+      }
+      CHECK_EQ(calls_of(&c), 1);
+    }
+  /* legacy producer of its own */
+  {
+    legacy_producer p;
+    mvs_slice v;
+    int n = -1;
+    ptrdiff_t itemsize = -1;
+    mvs_buffer *b = NULL;
+    int ro = -1;
+    memset(&p, 0, sizeof p);
+    p.shape[0] = 5;
+    p.t.dl_tensor.data = g_mem;
+    p.t.dl_tensor.device.device_type = kDLCPU;
+    p.t.dl_tensor.ndim = 1;
+    p.t.dl_tensor.dtype.code = kDLInt;
+    p.t.dl_tensor.dtype.bits = 16;
+    p.t.dl_tensor.dtype.lanes = 1;
+    p.t.dl_tensor.shape = p.shape;
+    p.t.deleter = legacy_delete;
+    p.t.dl_tensor.device.device_type = kDLCUDAHost;
+    CHECK_ERR(mvs_dlpack_import_legacy((mvs_dl_managed_tensor *)&p.t, &v, &n, &itemsize, &b), MVS_ERR_DEVICE, "not the CPU");
+    CHECK_EQ(p.deleted, 0);
+    p.t.dl_tensor.device.device_type = kDLCPU;
+    CHECK_ST(mvs_dlpack_import_legacy((mvs_dl_managed_tensor *)&p.t, &v, &n, &itemsize, &b), MVS_OK);
+    CHECK_VIEW(&v, 1, g_mem, "5", "2");
+    mvs_buffer_readonly(b, &ro);
+    CHECK_EQ(ro, 0);
+    CHECK_EQ(p.deleted, 0);
+    mvs_buffer_release(b);
+    CHECK_EQ(p.deleted, 1);
+  }
+}
+
+static void test_export_errors(void) {
+  mvs_buffer *b = NULL, *ro = NULL;
+  const ptrdiff_t shape[2] = {4, 6};
+  mvs_slice v, odd, outside, indirect;
+  mvs_dl_managed_tensor_versioned *t;
+  mvs_dl_managed_tensor *lt;
+  CHECK_ST(mvs_buffer_alloc(24 * 8, 8, 0, &b), MVS_OK);
+  CHECK_ST(mvs_buffer_view(b, 8, 2, shape, 'C', &v), MVS_OK);
+  odd = v;
+  odd.shape[1] = 3;
+  odd.strides[1] = 12; /* inside the buffer, but not a multiple of 8 */
+  outside = v;
+  outside.data += 8;
+  indirect = v;
+  indirect.suboffsets[0] = 0;
+  SENT(t);
+  SENT(lt);
+  CHECK_ERR(mvs_dlpack_export(NULL, &v, 2, MVS_DL_FLOAT, 64, 0, &t), MVS_ERR_NULL, "`buffer`");
+  CHECK_ERR(mvs_dlpack_export(b, NULL, 2, MVS_DL_FLOAT, 64, 0, &t), MVS_ERR_NULL, "`src`");
+  CHECK_ERR(mvs_dlpack_export(b, &v, 2, MVS_DL_FLOAT, 64, 0, NULL), MVS_ERR_NULL, "`out`");
+  CHECK_ERR(mvs_dlpack_export(b, &v, 9, MVS_DL_FLOAT, 64, 0, &t), MVS_ERR_NDIM, "ndim 9");
+  CHECK_ERR(mvs_dlpack_export(b, &v, 2, 18, 64, 0, &t), MVS_ERR_DTYPE, "type code 18");
+  CHECK_ERR(mvs_dlpack_export(b, &v, 2, 256 + MVS_DL_FLOAT, 64, 0, &t), MVS_ERR_DTYPE, "type code 258");
+  CHECK_ERR(mvs_dlpack_export(b, &v, 2, MVS_DL_FLOAT, 4, 0, &t), MVS_ERR_DTYPE, "4 bits");
+  CHECK_ERR(mvs_dlpack_export(b, &v, 2, MVS_DL_FLOAT, 64 + 256, 0, &t), MVS_ERR_DTYPE, "320 bits");
+  CHECK_ERR(mvs_dlpack_export(b, &v, 2, MVS_DL_BOOL, 64, 0, &t), MVS_ERR_DTYPE, "code 6 with 64 bits");
+  CHECK_ERR(mvs_dlpack_export(b, &v, 2, MVS_DL_FLOAT, 64, 4, &t), MVS_ERR_VALUE, "flags 0x4");
+  CHECK_ERR(mvs_dlpack_export(b, &odd, 2, MVS_DL_FLOAT, 64, 0, &t), MVS_ERR_VALUE, "stride 12 bytes along axis 1");
+  CHECK_ERR(mvs_dlpack_export(b, &outside, 2, MVS_DL_FLOAT, 64, 0, &t), MVS_ERR_BOUNDS, "");
+  CHECK_ERR(mvs_dlpack_export(b, &indirect, 2, MVS_DL_FLOAT, 64, 0, &t), MVS_ERR_INDIRECT, "");
+  CHECK_ERR(mvs_dlpack_export_legacy(b, &odd, 2, MVS_DL_FLOAT, 64, &lt), MVS_ERR_VALUE, "not a multiple");
+  CHECK_UNTOUCHED(t);
+  CHECK_UNTOUCHED(lt);
+  CHECK_EQ(refs(b), 1);
+  /* 0-d, and a zero-size view whose strides address nothing */
+  {
+    mvs_slice z;
+    const ptrdiff_t zshape[2] = {0, 3};
+    CHECK_ST(mvs_buffer_view(b, 8, 0, NULL, 'C', &z), MVS_OK);
+    CHECK_ST(mvs_dlpack_export(b, &z, 0, MVS_DL_INT, 64, 0, &t), MVS_OK);
+    CHECK_EQ(t->dl_tensor.ndim, 0);
+    CHECK(t->dl_tensor.shape != NULL && t->dl_tensor.strides != NULL);
+    t->deleter(t);
+    CHECK_ST(mvs_view_strided(v.data, 8, 2, zshape, shape, &z), MVS_OK);
+    CHECK_ST(mvs_dlpack_export(b, &z, 2, MVS_DL_UINT, 64, 0, &t), MVS_OK);
+    t->deleter(t);
+  }
+  /* a read-only buffer: the tensor says so */
+  CHECK_ST(mvs_buffer_wrap(g_mem, 64, NULL, NULL, MVS_BUFFER_READONLY, &ro), MVS_OK);
+  CHECK_ST(mvs_buffer_view(ro, 1, 1, shape, 'C', &v), MVS_OK);
+  CHECK_ST(mvs_dlpack_export(ro, &v, 1, MVS_DL_UINT, 8, 0, &t), MVS_OK);
+  CHECK_EQ(t->flags, MVS_DLPACK_FLAG_READ_ONLY);
+  mvs_buffer_release(ro);
+  t->deleter(t);
+  CHECK_EQ(refs(b), 1);
+  mvs_buffer_release(b);
+}
+
+int main(void) {
+  test_layout();
+  test_import_views();
+  test_import_release_orders();
+  test_import_threads();
+  test_import_readonly();
+  test_import_errors();
+  test_export();
+  test_round_trip();
+  test_export_errors();
+  return check_summary("test_dlpack");
+}

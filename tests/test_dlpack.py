@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""DLPack through the Python package (memviewslice.owners): BufferExport.__dlpack__ /
+__dlpack_device__ and memviewslice.from_dlpack, against NumPy (the required peer; PyTorch is
+not installed in CI: too large).
+
+- round trips NumPy -> from_dlpack -> np.from_dlpack and -> from_dlpack again, for every dtype
+  NumPy exports through DLPack and views of 0 to 8 dimensions with negative and zero strides:
+  address, shape, strides and dtype equal, memory shared;
+- a producer of its own (ctypes, DLPack 1.1 structs) with a counting deleter, byte offsets and
+  NULL strides: the deleter runs exactly once, after the last user, in every release order of
+  the owner, a NumPy array of it, a memoryview, np.from_dlpack of it and from_dlpack of it
+  (gc disabled, so that only reference counts free them);
+- read-only tensors give read-only owners, which refuse writable use and legacy export;
+- malformed tensors are refused with their errors and the deleter still runs once (by the
+  capsule, which keeps the tensor on failure); other devices, streams, copies, legacy capsules.
+
+    .venv/bin/python tests/test_dlpack.py
+"""
+
+import ctypes
+import gc
+import itertools
+import os
+import pathlib
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import weakref
+
+import numpy as np
+
+import memviewslice
+from memviewslice import from_dlpack
+
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL", what)
+
+
+def raises(exc, fn, what, part=""):
+    try:
+        fn()
+    except exc as e:
+        check(part in str(e), f"{what}: message {str(e)!r} should mention {part!r}")
+        return
+    except Exception as e:  # noqa: BLE001
+        check(False, f"{what}: raised {type(e).__name__}: {e}, not {exc.__name__}")
+        return
+    check(False, f"{what}: did not raise {exc.__name__}")
+
+
+def layout(a):
+    """(address, shape, strides, dtype) of anything NumPy can view."""
+    a = np.asarray(a)
+    return a.__array_interface__["data"][0], a.shape, a.strides, a.dtype
+
+
+# ---- round trips with NumPy ------------------------------------------------------------------
+
+DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+          np.float16, np.float32, np.float64, np.complex64, np.complex128]
+
+
+def views(dtype, ndim):
+    """Views of `ndim` dimensions over one base: reversed axes (negative strides), a broadcast
+    axis (zero stride), steps, an offset start, and a zero-size one."""
+    shape = (3, 2, 2, 1, 2, 2, 1, 2)[:ndim]
+    base = (np.arange(4 * int(np.prod([s + 1 for s in shape])), dtype=np.int64) % 7).astype(dtype)
+    big = base[: int(np.prod([s + 1 for s in shape]))].reshape([s + 1 for s in shape])
+    out = [big, big[(Ellipsis,) + tuple(slice(None, None, -1) for _ in range(ndim))]]
+    if ndim:
+        out.append(big[(slice(1, None, 2),) + (slice(None, None, -1),) * (ndim - 1)])
+        out.append(np.broadcast_to(big[:1], (4,) + big.shape[1:]))
+        out.append(big[tuple(slice(1, None) for _ in range(ndim))])
+        out.append(big[:0])
+    return out
+
+
+def test_round_trips():
+    n = 0
+    for dtype, ndim in itertools.product(DTYPES, range(9)):
+        for a in views(dtype, ndim):
+            o = from_dlpack(a)
+            check(layout(o) == layout(a), f"{dtype.__name__} {a.shape} {a.strides}: from_dlpack {layout(o)} != {layout(a)}")
+            check(np.array_equal(np.asarray(o), a), f"{dtype.__name__} {a.shape}: values")
+            b = np.from_dlpack(o)
+            check(layout(b) == layout(a), f"{dtype.__name__} {a.shape}: np.from_dlpack {layout(b)} != {layout(a)}")
+            c = from_dlpack(o)
+            check(layout(c) == layout(a), f"{dtype.__name__} {a.shape}: from_dlpack of an owner")
+            check(np.asarray(o).flags.writeable == a.flags.writeable, f"{dtype.__name__} {a.shape}: writeable")
+            check(b.flags.writeable == a.flags.writeable, f"{dtype.__name__} {a.shape}: np.from_dlpack writeable")
+            n += 1
+    # writes through the owner land in the producer's memory
+    a = np.zeros((3, 4))
+    np.asarray(from_dlpack(a[::-1, 1::2]))[0, 1] = 5
+    check(a[2, 3] == 5, "a write through the owner reaches the array")
+    print(f"round trips: {n} views of {len(DTYPES)} dtypes, 0-d to 8-d")
+
+
+def test_producer_kept_alive():
+    gc.disable()
+    try:
+        a = np.arange(12.0).reshape(3, 4).copy()  # owns its memory
+        ref = weakref.ref(a)
+        o = from_dlpack(a.T)
+        del a
+        check(ref() is not None, "the owner keeps the array alive")
+        check(np.asarray(o)[1, 2] == 9.0, "values after the producer's name is gone")
+        b = np.from_dlpack(o)
+        del o
+        check(ref() is not None, "np.from_dlpack of the owner keeps the array alive")
+        del b
+        check(ref() is None, "the array goes with the last user")
+    finally:
+        gc.enable()
+
+
+# ---- a producer of its own, with a counting deleter ------------------------------------------
+
+class Version(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class Device(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class Tensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", Device), ("ndim", ctypes.c_int32), ("dtype", DataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class Versioned(ctypes.Structure):
+    pass
+
+
+Versioned._fields_ = [("version", Version), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p),
+                      ("flags", ctypes.c_uint64), ("dl_tensor", Tensor)]
+
+PyCapsule_IsValid = ctypes.pythonapi.PyCapsule_IsValid
+PyCapsule_IsValid.restype = ctypes.c_int
+PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+# The producer's C side: a deleter that counts its calls (in the long at manager_ctx), and a
+# capsule whose destructor deletes an unconsumed tensor, keeping any pending exception (as
+# NumPy's does: a capsule may be freed while an exception propagates, where no Python code, a
+# ctypes callback included, may run).
+PRODUCER_C = r"""
+#include <Python.h>
+#include <stdint.h>
+typedef struct tensor { uint32_t version[2]; void *ctx; void (*deleter)(struct tensor *); } tensor;
+void count_delete(tensor *t) { __atomic_fetch_add((long *)t->ctx, 1, __ATOMIC_SEQ_CST); }
+static void destroy(PyObject *capsule) {
+  PyObject *type, *value, *tb;
+  if (!PyCapsule_IsValid(capsule, "dltensor_versioned")) return;
+  PyErr_Fetch(&type, &value, &tb);
+  tensor *t = (tensor *)PyCapsule_GetPointer(capsule, "dltensor_versioned");
+  if (t->deleter) t->deleter(t);
+  PyErr_Restore(type, value, tb);
+}
+PyObject *new_capsule(void *t) { return PyCapsule_New(t, "dltensor_versioned", destroy); }
+"""
+
+
+def build_producer():
+    out = pathlib.Path(tempfile.mkdtemp(prefix="mvs_dlpack_test_"))
+    (out / "producer.c").write_text(PRODUCER_C)
+    cc = os.environ.get("CC", "cc")
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", f"-I{sysconfig.get_paths()['include']}", str(out / "producer.c"),
+                    "-o", str(out / "producer.so")], check=True)
+    lib = ctypes.PyDLL(str(out / "producer.so"))
+    lib.new_capsule.restype = ctypes.py_object
+    lib.new_capsule.argtypes = [ctypes.c_void_p]
+    return lib
+
+
+PRODUCER = build_producer()
+
+
+class Producer:
+    """A DLPack 1.1 producer of its own, over NumPy memory it keeps: __dlpack__ gives a capsule
+    of a ctypes tensor whose deleter counts its calls; the capsule deletes an unconsumed tensor,
+    as producers do."""
+
+    def __init__(self, memory, shape, strides=None, byte_offset=0, code=2, bits=64, flags=0):
+        self.memory = memory
+        self.count = ctypes.c_long(0)
+        self.shape = (ctypes.c_int64 * 9)(*shape)
+        self.strides = (ctypes.c_int64 * 9)(*strides) if strides is not None else None
+        t = Versioned()
+        t.version = Version(1, 1)
+        t.manager_ctx = ctypes.addressof(self.count)
+        t.deleter = ctypes.cast(PRODUCER.count_delete, ctypes.c_void_p).value
+        t.flags = flags
+        t.dl_tensor.data = memory.__array_interface__["data"][0]
+        t.dl_tensor.device = Device(1, 0)
+        t.dl_tensor.ndim = len(shape)
+        t.dl_tensor.dtype = DataType(code, bits, 1)
+        t.dl_tensor.shape = ctypes.cast(self.shape, ctypes.POINTER(ctypes.c_int64))
+        if self.strides is not None:
+            t.dl_tensor.strides = ctypes.cast(self.strides, ctypes.POINTER(ctypes.c_int64))
+        t.dl_tensor.byte_offset = byte_offset
+        self.tensor = t
+
+    @property
+    def deleted(self):
+        return self.count.value
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        return PRODUCER.new_capsule(ctypes.addressof(self.tensor))
+
+
+def test_deleter_once_after_the_last_user():
+    """Every order in which five users of one import let go: the deleter runs once, after the
+    last."""
+    mem = np.arange(64.0)
+    kinds = ["owner", "asarray", "memoryview", "np_from_dlpack", "from_dlpack"]
+    gc.disable()
+    try:
+        orders = 0
+        for order in itertools.permutations(range(len(kinds))):
+            p = Producer(mem, (3, 4), strides=(-8, 2), byte_offset=8 * 40)
+            o = from_dlpack(p)
+            users = [o, np.asarray(o)[::2], memoryview(o)[1:], np.from_dlpack(o), from_dlpack(o)]
+            check(layout(users[0]) == (mem.__array_interface__["data"][0] + 8 * 40, (3, 4), (-64, 16), np.float64),
+                  f"the import's view: {layout(users[0])}")
+            del o
+            check(p.deleted == 0, "the deleter did not run while the users live")
+            for k, i in enumerate(order):
+                users[i] = None
+                check(p.deleted == (1 if k == len(order) - 1 else 0),
+                      f"order {order}: after releasing {kinds[i]} ({k + 1} of {len(order)}), {p.deleted} deletions")
+            orders += 1
+        print(f"deleter: exactly once after the last of {len(kinds)} users, in {orders} orders")
+    finally:
+        gc.enable()
+
+
+DL_TYPES = {np.bool_: (6, 8), np.int8: (0, 8), np.int16: (0, 16), np.int32: (0, 32), np.int64: (0, 64),
+            np.uint8: (1, 8), np.uint16: (1, 16), np.uint32: (1, 32), np.uint64: (1, 64), np.float16: (2, 16),
+            np.float32: (2, 32), np.float64: (2, 64), np.complex64: (5, 64), np.complex128: (5, 128)}
+
+
+def test_byte_offsets_and_null_strides():
+    """A producer's tensors with byte offsets and NULL strides (row-major), or strides of any
+    sign, of every dtype and 0 to 8 dimensions: the owner and NumPy's array of it are at data +
+    byte_offset with the right shape, strides and dtype; each deleted once."""
+    mem = np.arange(4096, dtype=np.uint8)
+    base = mem.__array_interface__["data"][0]
+    n = 0
+    for dtype, (code, bits) in DL_TYPES.items():
+        size = bits // 8
+        for ndim in range(9):
+            for strided in (False, True):
+                shape = (2,) * ndim
+                strides = tuple((-1) ** k * 2 ** (ndim - 1 - k) for k in range(ndim)) if strided else None
+                offset = size * (3 + 2 ** ndim)
+                p = Producer(mem, shape, strides, byte_offset=offset, code=code, bits=bits)
+                o = from_dlpack(p)
+                want_strides = tuple(s * size for s in strides) if strided else np.empty(shape, dtype).strides
+                want = (base + offset, shape, want_strides, np.dtype(dtype))
+                check(layout(o) == want, f"{dtype.__name__} {ndim}-d offset {offset}: {layout(o)} != {want}")
+                b = np.from_dlpack(o)
+                check(layout(b) == want, f"{dtype.__name__} {ndim}-d: np.from_dlpack {layout(b)} != {want}")
+                del o
+                check(p.deleted == 0, f"{dtype.__name__} {ndim}-d: deleted while NumPy's array lives")
+                del b
+                check(p.deleted == 1, f"{dtype.__name__} {ndim}-d: deleted {p.deleted} times, not once")
+                n += 1
+    print(f"byte offsets: {n} tensors of {len(DL_TYPES)} dtypes, 0-d to 8-d, NULL and signed strides")
+
+
+def test_read_only():
+    a = np.arange(6.0).reshape(2, 3)
+    a.flags.writeable = False
+    o = from_dlpack(a)
+    check(not np.asarray(o).flags.writeable, "a read-only array gives a read-only owner")
+    check(memoryview(o).readonly, "memoryview of a read-only owner is read-only")
+    raises(ValueError, lambda: np.asarray(o).__setitem__((0, 0), 1.0), "writing a read-only owner's array")
+    raises(BufferError, lambda: o.__dlpack__(), "legacy export of read-only memory", "read-only")
+    check(not np.from_dlpack(o).flags.writeable, "np.from_dlpack of a read-only owner is read-only")
+    c = np.from_dlpack(o, copy=True)
+    check(c.flags.writeable and not np.shares_memory(c, a) and np.array_equal(c, a), "copy=True: a writable copy")
+    # a read-only tensor of a producer of its own, and a writable request through ctypes
+    mem = np.zeros(8)
+    p = Producer(mem, (8,), flags=1)
+    o = from_dlpack(p)
+    view = ctypes.py_object(o)
+    buf = (ctypes.c_byte * 128)()
+    get = ctypes.pythonapi.PyObject_GetBuffer
+    get.argtypes = [ctypes.py_object, ctypes.c_void_p, ctypes.c_int]
+    raises(BufferError, lambda: get(view, buf, 0x0001 | 0x0008 | 0x0010), "a writable buffer of a read-only tensor",
+           "read-only")
+    check(not np.asarray(o).flags.writeable, "a read-only tensor gives a read-only owner")
+    del o, view
+    check(p.deleted == 1, "read-only: deleted once")
+
+
+def test_malformed_tensors():
+    """Each is refused; the library does not call the deleter, the capsule does, once."""
+    mem = np.zeros(16)
+    cases = [
+        (dict(data=None), ValueError, "data is NULL"),
+        (dict(ndim=-1), ValueError, "ndim -1"),
+        (dict(ndim=9), ValueError, "ndim 9"),
+        (dict(shape=(2, -3)), ValueError, "negative"),
+        (dict(device=Device(2, 0)), BufferError, "not the CPU"),
+        (dict(device=Device(5, 0)), BufferError, "not a DLPack device"),
+        (dict(code=18), BufferError, "type code 18"),
+        (dict(bits=4), BufferError, "4 bits"),
+        (dict(version=Version(2, 0)), BufferError, "version 2.0"),
+        (dict(strides=(2 ** 62, 1)), ValueError, "does not fit"),
+        (dict(byte_offset=2 ** 64 - 8), ValueError, "byte offset"),
+        (dict(code=4, bits=16), BufferError, "no buffer-protocol format"),  # bfloat16 imports, has no format
+    ]
+    for fields, exc, part in cases:
+        shape = fields.pop("shape", (2, 3))
+        strides = fields.pop("strides", None)
+        code, bits = fields.pop("code", 2), fields.pop("bits", 64)
+        p = Producer(mem, shape, strides, code=code, bits=bits, byte_offset=fields.pop("byte_offset", 0))
+        for name, value in fields.items():
+            if name in ("version",):
+                setattr(p.tensor, name, value)
+            elif name == "data":
+                p.tensor.dl_tensor.data = value
+            else:
+                setattr(p.tensor.dl_tensor, name, value)
+        raises(exc, lambda: from_dlpack(p), f"malformed {fields or (code, bits, shape, strides)}", part)
+        check(p.deleted == 1, f"malformed {fields or (code, bits)}: deleter ran {p.deleted} times, not once")
+
+
+def test_protocol():
+    a = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    o = from_dlpack(a)
+    check(o.__dlpack_device__() == (1, 0), "__dlpack_device__")
+    check(PyCapsule_IsValid(o.__dlpack__(max_version=(1, 1)), b"dltensor_versioned"), "versioned capsule")
+    check(PyCapsule_IsValid(o.__dlpack__(max_version=(1, 0)), b"dltensor_versioned"), "versioned capsule for 1.0")
+    check(PyCapsule_IsValid(o.__dlpack__(), b"dltensor"), "legacy capsule without max_version")
+    check(PyCapsule_IsValid(o.__dlpack__(max_version=(0, 8)), b"dltensor"), "legacy capsule for 0.8")
+    check(layout(from_dlpack(type("Legacy", (), {"__dlpack__": lambda self: o.__dlpack__()})())) == layout(a),
+          "a legacy producer")
+    check(layout(np.from_dlpack(o, device="cpu")) == layout(a), "np.from_dlpack(device='cpu')")
+    check(layout(np.from_dlpack(o, copy=False)) == layout(a), "copy=False shares")
+    c = np.from_dlpack(o, copy=True)
+    check(np.array_equal(c, a) and not np.shares_memory(c, a) and c.flags.c_contiguous, "copy=True copies")
+    t = from_dlpack(type("Copy", (), {"__dlpack__": lambda self, **kw: o.__dlpack__(copy=True, **kw)})())
+    check(np.array_equal(np.asarray(t), a) and not np.shares_memory(np.asarray(t), a), "from_dlpack of a copy")
+    raises(BufferError, lambda: o.__dlpack__(stream=1), "a stream", "stream")
+    raises(BufferError, lambda: o.__dlpack__(dl_device=(2, 0)), "another device", "device")
+    check(PyCapsule_IsValid(o.__dlpack__(dl_device=(1, 0), max_version=(1, 1)), b"dltensor_versioned"), "dl_device cpu")
+    raises(BufferError, lambda: from_dlpack(type("Gpu", (), {"__dlpack_device__": lambda self: (2, 0),
+                                                             "__dlpack__": lambda self, **kw: None})()),
+           "a GPU producer", "not the CPU")
+    raises(ValueError, lambda: memviewslice.owners.from_dlpack(type("Bad", (), {"__dlpack__": lambda self, **kw: 3})()),
+           "not a capsule", "not a DLPack capsule")
+    # a consumed capsule cannot be consumed again
+    cap = o.__dlpack__(max_version=(1, 1))
+    one = from_dlpack(type("Once", (), {"__dlpack__": lambda self, **kw: cap})())
+    check(PyCapsule_IsValid(cap, b"used_dltensor_versioned"), "the capsule is renamed when consumed")
+    raises(ValueError, lambda: from_dlpack(type("Twice", (), {"__dlpack__": lambda self, **kw: cap})()),
+           "a consumed capsule", "consumed")
+    del one
+    # a type with no buffer-protocol format here (NumPy exports long double as 128-bit float, or
+    # refuses it)
+    raises(BufferError, lambda: from_dlpack(np.zeros(3, dtype=np.longdouble)), "long double")
+
+
+def main():
+    print(f"numpy {np.__version__}, memviewslice {memviewslice.__version__}")
+    test_round_trips()
+    test_producer_kept_alive()
+    test_deleter_once_after_the_last_user()
+    test_byte_offsets_and_null_strides()
+    test_read_only()
+    test_malformed_tensors()
+    test_protocol()
+    if failures:
+        print(f"test_dlpack: {len(failures)} failures")
+        return 1
+    print("test_dlpack: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
