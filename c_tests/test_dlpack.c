@@ -1,6 +1,6 @@
 /* DLPack (mvs_dlpack_export, mvs_dlpack_import and their legacy forms):
- * - the mvs_dl_ structs and constants are dlpack.h 1.1's (a pinned copy, c_tests/dlpack/): every
- *   size, offset and value, so a DLManagedTensorVersioned * converts with a cast;
+ * - the mvs_dl_ structs and constants have DLPack 1.1's sizes, offsets and values, so a
+ *   DLManagedTensorVersioned * converts with a cast;
  * - export: the tensor's fields, strides in items, one buffer reference that the deleter gives
  *   back; read-only buffers give read-only tensors; every error, nothing allocated or retained
  *   on failure, outputs untouched;
@@ -15,77 +15,68 @@
  *   the deleter is then the only one. */
 #include <limits.h>
 
-#include "dlpack/dlpack.h"
 #include "owner.h"
 
-/* dlpack.h declares the versioned tensor as a struct tag only. */
-typedef struct DLManagedTensorVersioned DLManagedTensorVersioned;
+/* ---- the layout is DLPack 1.1's ------------------------------------------------------------ */
 
-/* ---- the layout is dlpack.h's -------------------------------------------------------------- */
-
-#define SAME_FIELD(a, b, f) (offsetof(a, f) == offsetof(b, f) && sizeof(((a *)0)->f) == sizeof(((b *)0)->f))
-
+/* The sizes, offsets and values of DLPack 1.1's specification (dlpack.h: DLPackVersion, DLDevice,
+   DLDataType, DLTensor, DLManagedTensor, DLManagedTensorVersioned, their flags and codes), as
+   numbers for a 64-bit target: a program's own dlpack.h structs convert with a cast. NumPy's
+   from_dlpack and __dlpack__, built against dlpack.h, exchange tensors with these structs in
+   tests/test_dlpack.py. */
 static void test_layout(void) {
-  CHECK_EQ(sizeof(mvs_dl_version), sizeof(DLPackVersion));
-  CHECK(SAME_FIELD(mvs_dl_version, DLPackVersion, major) && SAME_FIELD(mvs_dl_version, DLPackVersion, minor));
-  CHECK_EQ(sizeof(mvs_dl_device), sizeof(DLDevice));
-  CHECK(SAME_FIELD(mvs_dl_device, DLDevice, device_type) && SAME_FIELD(mvs_dl_device, DLDevice, device_id));
-  CHECK_EQ(sizeof(mvs_dl_data_type), sizeof(DLDataType));
-  CHECK(SAME_FIELD(mvs_dl_data_type, DLDataType, code) && SAME_FIELD(mvs_dl_data_type, DLDataType, bits) &&
-        SAME_FIELD(mvs_dl_data_type, DLDataType, lanes));
-  CHECK_EQ(sizeof(mvs_dl_tensor), sizeof(DLTensor));
-  CHECK(SAME_FIELD(mvs_dl_tensor, DLTensor, data) && SAME_FIELD(mvs_dl_tensor, DLTensor, device) &&
-        SAME_FIELD(mvs_dl_tensor, DLTensor, ndim) && SAME_FIELD(mvs_dl_tensor, DLTensor, dtype) &&
-        SAME_FIELD(mvs_dl_tensor, DLTensor, shape) && SAME_FIELD(mvs_dl_tensor, DLTensor, strides) &&
-        SAME_FIELD(mvs_dl_tensor, DLTensor, byte_offset));
-  CHECK_EQ(sizeof(mvs_dl_managed_tensor), sizeof(DLManagedTensor));
-  CHECK(SAME_FIELD(mvs_dl_managed_tensor, DLManagedTensor, dl_tensor) &&
-        SAME_FIELD(mvs_dl_managed_tensor, DLManagedTensor, manager_ctx) &&
-        SAME_FIELD(mvs_dl_managed_tensor, DLManagedTensor, deleter));
-  CHECK_EQ(sizeof(mvs_dl_managed_tensor_versioned), sizeof(DLManagedTensorVersioned));
-  CHECK(SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, version) &&
-        SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, manager_ctx) &&
-        SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, deleter) &&
-        SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, flags) &&
-        SAME_FIELD(mvs_dl_managed_tensor_versioned, DLManagedTensorVersioned, dl_tensor));
-  CHECK_EQ(MVS_DLPACK_MAJOR_VERSION, DLPACK_MAJOR_VERSION);
-  CHECK_EQ(MVS_DLPACK_MINOR_VERSION, DLPACK_MINOR_VERSION);
-  CHECK_EQ(MVS_DLPACK_FLAG_READ_ONLY, DLPACK_FLAG_BITMASK_READ_ONLY);
-  CHECK_EQ(MVS_DLPACK_FLAG_IS_COPIED, DLPACK_FLAG_BITMASK_IS_COPIED);
-  CHECK_EQ(MVS_DLPACK_FLAG_IS_SUBBYTE_TYPE_PADDED, DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
-  CHECK_EQ(MVS_DL_CPU, kDLCPU);
-  CHECK_EQ(MVS_DL_INT, kDLInt);
-  CHECK_EQ(MVS_DL_UINT, kDLUInt);
-  CHECK_EQ(MVS_DL_FLOAT, kDLFloat);
-  CHECK_EQ(MVS_DL_OPAQUE_HANDLE, kDLOpaqueHandle);
-  CHECK_EQ(MVS_DL_BFLOAT, kDLBfloat);
-  CHECK_EQ(MVS_DL_COMPLEX, kDLComplex);
-  CHECK_EQ(MVS_DL_BOOL, kDLBool);
+  if (sizeof(void *) != 8) return;
+  CHECK_EQ(sizeof(mvs_dl_version), 8);
+  CHECK_EQ(offsetof(mvs_dl_version, minor), 4);
+  CHECK_EQ(sizeof(mvs_dl_device), 8);
+  CHECK_EQ(offsetof(mvs_dl_device, device_id), 4);
+  CHECK_EQ(sizeof(mvs_dl_data_type), 4);
+  CHECK(offsetof(mvs_dl_data_type, bits) == 1 && offsetof(mvs_dl_data_type, lanes) == 2);
+  CHECK_EQ(sizeof(mvs_dl_tensor), 48);
+  CHECK(offsetof(mvs_dl_tensor, device) == 8 && offsetof(mvs_dl_tensor, ndim) == 16 &&
+        offsetof(mvs_dl_tensor, dtype) == 20 && offsetof(mvs_dl_tensor, shape) == 24 &&
+        offsetof(mvs_dl_tensor, strides) == 32 && offsetof(mvs_dl_tensor, byte_offset) == 40);
+  CHECK_EQ(sizeof(mvs_dl_managed_tensor), 64);
+  CHECK(offsetof(mvs_dl_managed_tensor, manager_ctx) == 48 && offsetof(mvs_dl_managed_tensor, deleter) == 56);
+  CHECK_EQ(sizeof(mvs_dl_managed_tensor_versioned), 80);
+  CHECK(offsetof(mvs_dl_managed_tensor_versioned, manager_ctx) == 8 &&
+        offsetof(mvs_dl_managed_tensor_versioned, deleter) == 16 &&
+        offsetof(mvs_dl_managed_tensor_versioned, flags) == 24 &&
+        offsetof(mvs_dl_managed_tensor_versioned, dl_tensor) == 32);
+  CHECK(MVS_DLPACK_MAJOR_VERSION == 1 && MVS_DLPACK_MINOR_VERSION == 1);
+  CHECK(MVS_DLPACK_FLAG_READ_ONLY == 1 && MVS_DLPACK_FLAG_IS_COPIED == 2 && MVS_DLPACK_FLAG_IS_SUBBYTE_TYPE_PADDED == 4);
+  CHECK_EQ(MVS_DL_CPU, 1);
+  CHECK(MVS_DL_INT == 0 && MVS_DL_UINT == 1 && MVS_DL_FLOAT == 2 && MVS_DL_OPAQUE_HANDLE == 3 && MVS_DL_BFLOAT == 4 &&
+        MVS_DL_COMPLEX == 5 && MVS_DL_BOOL == 6);
   CHECK(strstr(mvs_status_str(MVS_ERR_DEVICE), "device") != NULL);
   CHECK(strstr(mvs_status_str(MVS_ERR_DTYPE), "type") != NULL);
   CHECK(strstr(mvs_status_str(MVS_ERR_VERSION), "version") != NULL);
 }
 
-/* ---- a producer of its own: dlpack.h's structs with a counting deleter ---------------------- */
+/* DLPack 1.1's codes that the header does not name: devices kDLCUDA and kDLCUDAHost, types
+   kDLFloat8_e4m3fn and kDLFloat4_e2m1fn. */
+enum { DL_CUDA = 2, DL_CUDA_HOST = 3, DL_FLOAT8_E4M3FN = 10, DL_FLOAT4_E2M1FN = 17 };
+
+/* ---- a producer of its own: DLPack's structs with a counting deleter ---------------------- */
 
 typedef struct {
-  DLManagedTensorVersioned t; /* first: the deleter's argument is the block */
+  mvs_dl_managed_tensor_versioned t; /* first: the deleter's argument is the block */
   int64_t shape[9], strides[9];
   long deleted;               /* calls of the deleter, atomically */
 } producer;
 
-static void producer_delete(DLManagedTensorVersioned *t) {
+static void producer_delete(mvs_dl_managed_tensor_versioned *t) {
   producer *p = (producer *)t;
   __atomic_fetch_add(&p->deleted, 1, __ATOMIC_SEQ_CST);
 }
 
 typedef struct {
-  DLManagedTensor t;
+  mvs_dl_managed_tensor t;
   int64_t shape[8];
   long deleted;
 } legacy_producer;
 
-static void legacy_delete(DLManagedTensor *t) {
+static void legacy_delete(mvs_dl_managed_tensor *t) {
   legacy_producer *p = (legacy_producer *)t;
   __atomic_fetch_add(&p->deleted, 1, __ATOMIC_SEQ_CST);
 }
@@ -97,15 +88,15 @@ static void make(producer *p, void *data, int ndim, const int64_t *shape, const 
                  uint64_t byte_offset) {
   int i;
   memset(p, 0, sizeof *p);
-  p->t.version.major = DLPACK_MAJOR_VERSION;
-  p->t.version.minor = DLPACK_MINOR_VERSION;
+  p->t.version.major = MVS_DLPACK_MAJOR_VERSION;
+  p->t.version.minor = MVS_DLPACK_MINOR_VERSION;
   p->t.manager_ctx = p;
   p->t.deleter = producer_delete;
   p->t.dl_tensor.data = data;
-  p->t.dl_tensor.device.device_type = kDLCPU;
+  p->t.dl_tensor.device.device_type = MVS_DL_CPU;
   p->t.dl_tensor.device.device_id = 0;
   p->t.dl_tensor.ndim = ndim;
-  p->t.dl_tensor.dtype.code = kDLFloat;
+  p->t.dl_tensor.dtype.code = MVS_DL_FLOAT;
   p->t.dl_tensor.dtype.bits = 64;
   p->t.dl_tensor.dtype.lanes = 1;
   for (i = 0; i < ndim && i < 9; i++) {
@@ -221,7 +212,7 @@ static void test_import_views(void) {
     const int64_t shape[1] = {3};
     make(&p, g_mem, 1, shape, NULL, 0);
     p.t.version.minor = 7;
-    p.t.flags = DLPACK_FLAG_BITMASK_IS_COPIED | (1ULL << 40);
+    p.t.flags = MVS_DLPACK_FLAG_IS_COPIED | (1ULL << 40);
     b = import_ok(&p, &v, 1);
     mvs_buffer_readonly(b, &ro);
     CHECK_EQ(ro, 0);
@@ -231,9 +222,9 @@ static void test_import_views(void) {
   /* item types: every width that is a multiple of 8 */
   {
     const int64_t shape[1] = {4};
-    static const int codes[][3] = {{kDLInt, 8, 1}, {kDLUInt, 16, 2}, {kDLFloat, 16, 2}, {kDLBfloat, 16, 2},
-                                   {kDLComplex, 128, 16}, {kDLBool, 8, 1}, {kDLFloat8_e4m3fn, 8, 1},
-                                   {kDLOpaqueHandle, 64, 8}, {kDLInt, 128, 16}};
+    static const int codes[][3] = {{MVS_DL_INT, 8, 1}, {MVS_DL_UINT, 16, 2}, {MVS_DL_FLOAT, 16, 2}, {MVS_DL_BFLOAT, 16, 2},
+                                   {MVS_DL_COMPLEX, 128, 16}, {MVS_DL_BOOL, 8, 1}, {DL_FLOAT8_E4M3FN, 8, 1},
+                                   {MVS_DL_OPAQUE_HANDLE, 64, 8}, {MVS_DL_INT, 128, 16}};
     size_t k;
     for (k = 0; k < sizeof codes / sizeof codes[0]; k++) {
       int n = -1;
@@ -331,7 +322,7 @@ static void test_import_readonly(void) {
   mvs_dl_managed_tensor_versioned *out = NULL;
   mvs_dl_managed_tensor *legacy = NULL;
   make(&p, g_mem, 2, shape, NULL, 0);
-  p.t.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+  p.t.flags = MVS_DLPACK_FLAG_READ_ONLY;
   b = import_ok(&p, &v, 2);
   if (!b) return;
   mvs_buffer_readonly(b, &ro);
@@ -396,11 +387,11 @@ static void test_import_errors(void) {
   CASE(p.t.dl_tensor.ndim = -1, MVS_ERR_NDIM, "ndim -1");
   CASE(p.t.dl_tensor.ndim = 9, MVS_ERR_NDIM, "ndim 9");
   CASE(p.shape[1] = -3, MVS_ERR_SHAPE, "extent -3 along axis 1 is negative");
-  CASE(p.t.dl_tensor.device.device_type = kDLCUDA, MVS_ERR_DEVICE, "not the CPU");
-  CASE(p.t.dl_tensor.device.device_type = (DLDeviceType)5, MVS_ERR_DEVICE, "device type 5 is not a DLPack device");
+  CASE(p.t.dl_tensor.device.device_type = DL_CUDA, MVS_ERR_DEVICE, "not the CPU");
+  CASE(p.t.dl_tensor.device.device_type = 5, MVS_ERR_DEVICE, "device type 5 is not a DLPack device");
   CASE(p.t.dl_tensor.dtype.code = 18, MVS_ERR_DTYPE, "type code 18 is unknown");
   CASE(p.t.dl_tensor.dtype.bits = 4, MVS_ERR_DTYPE, "4 bits");
-  CASE((p.t.dl_tensor.dtype.code = kDLFloat4_e2m1fn, p.t.dl_tensor.dtype.bits = 4), MVS_ERR_DTYPE, "sub-byte");
+  CASE((p.t.dl_tensor.dtype.code = DL_FLOAT4_E2M1FN, p.t.dl_tensor.dtype.bits = 4), MVS_ERR_DTYPE, "sub-byte");
   CASE(p.t.dl_tensor.dtype.lanes = 4, MVS_ERR_DTYPE, "4 lanes");
   CASE(p.t.version.major = 2, MVS_ERR_VERSION, "version 2.1 is not supported");
   CASE(p.t.version.major = 0, MVS_ERR_VERSION, "version 0.1");
@@ -464,10 +455,10 @@ static void test_export(void) {
   CHECK(t->manager_ctx == NULL);
   CHECK(t->deleter != NULL);
   CHECK_PTR(t->dl_tensor.data, mem + 19);
-  CHECK_EQ(t->dl_tensor.device.device_type, kDLCPU);
+  CHECK_EQ(t->dl_tensor.device.device_type, MVS_DL_CPU);
   CHECK_EQ(t->dl_tensor.device.device_id, 0);
   CHECK_EQ(t->dl_tensor.ndim, 2);
-  CHECK_EQ(t->dl_tensor.dtype.code, kDLFloat);
+  CHECK_EQ(t->dl_tensor.dtype.code, MVS_DL_FLOAT);
   CHECK_EQ(t->dl_tensor.dtype.bits, 64);
   CHECK_EQ(t->dl_tensor.dtype.lanes, 1);
   CHECK_EQ(t->dl_tensor.shape[0], 2);
@@ -543,17 +534,17 @@ static void test_round_trip(void) {
     memset(&p, 0, sizeof p);
     p.shape[0] = 5;
     p.t.dl_tensor.data = g_mem;
-    p.t.dl_tensor.device.device_type = kDLCPU;
+    p.t.dl_tensor.device.device_type = MVS_DL_CPU;
     p.t.dl_tensor.ndim = 1;
-    p.t.dl_tensor.dtype.code = kDLInt;
+    p.t.dl_tensor.dtype.code = MVS_DL_INT;
     p.t.dl_tensor.dtype.bits = 16;
     p.t.dl_tensor.dtype.lanes = 1;
     p.t.dl_tensor.shape = p.shape;
     p.t.deleter = legacy_delete;
-    p.t.dl_tensor.device.device_type = kDLCUDAHost;
+    p.t.dl_tensor.device.device_type = DL_CUDA_HOST;
     CHECK_ERR(mvs_dlpack_import_legacy((mvs_dl_managed_tensor *)&p.t, &v, &n, &itemsize, &b), MVS_ERR_DEVICE, "not the CPU");
     CHECK_EQ(p.deleted, 0);
-    p.t.dl_tensor.device.device_type = kDLCPU;
+    p.t.dl_tensor.device.device_type = MVS_DL_CPU;
     CHECK_ST(mvs_dlpack_import_legacy((mvs_dl_managed_tensor *)&p.t, &v, &n, &itemsize, &b), MVS_OK);
     CHECK_VIEW(&v, 1, g_mem, "5", "2");
     mvs_buffer_readonly(b, &ro);

@@ -11,7 +11,8 @@
 //! never clashes with the `dlpack.h` a program already includes, of whatever version (the
 //! include guard of two copies would let one silently win). A program that uses `dlpack.h`
 //! passes its `DLManagedTensorVersioned *` with a cast; the layout is asserted here, in the
-//! header, and against a pinned `dlpack.h` by `c_tests/test_dlpack.c`. Enum-typed fields of
+//! header, and against DLPack 1.1's sizes and offsets by `c_tests/test_dlpack.c`, and NumPy
+//! (built against `dlpack.h`) exchanges tensors with it in `tests/test_dlpack.py`. Enum-typed fields of
 //! `dlpack.h` (`DLDeviceType`, the type code) are plain integers here, as every enum of this
 //! library is.
 
