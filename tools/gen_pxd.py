@@ -46,7 +46,8 @@ class Helper:
     after the view; `call` is the library call, naming the source `{s}`, the source ndim `{n}`,
     the item size `{isz}` (for helpers declared per dtype) and the output `{o}`; `check_ndim`
     for calls that report the result's ndim; `fast`, an inline fast path of mvs_inline.h (naming
-    the source ndim `{n}`, the result's `{m}` and the item size `{isz}`) tried before the call (see __MVS_PYX_FAST_BODY)."""
+    the source ndim `{n}`, the result's `{m}` and the item size `{isz}`) tried before the call
+    (see __MVS_PYX_FAST_BODY)."""
 
     def __init__(self, name, src, dst, params, call, doc, check_ndim=False, fast=None):
         self.name, self.src, self.dst, self.params = name, src, dst, params
