@@ -101,14 +101,16 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
             mvs_last_ = mvs_b1_ == MVS_NONE ? mvs_len_                                                           \
                         : mvs_b1_ < 0   ? (mvs_b1_ + mvs_len_ > 0 ? mvs_b1_ + mvs_len_ : 0)                     \
                                         : (mvs_b1_ < mvs_len_ ? mvs_b1_ : mvs_len_);                             \
-            if (mvs_last_ > (first)) (count) = (step) == 1 ? mvs_last_ - (first) : (mvs_last_ - (first) - 1) / (step) + 1; \
+            if (mvs_last_ > (first))                                                                             \
+                (count) = (step) == 1 ? mvs_last_ - (first) : (mvs_last_ - (first) - 1) / (step) + 1;            \
         } else {                                                                                                 \
             (first) = mvs_b0_ == MVS_NONE ? mvs_len_ - 1                                                         \
                       : mvs_b0_ < 0      ? (mvs_b0_ + mvs_len_ > -1 ? mvs_b0_ + mvs_len_ : -1)                  \
                                          : (mvs_b0_ < mvs_len_ - 1 ? mvs_b0_ : mvs_len_ - 1);                    \
             mvs_last_ = mvs_b1_ < 0 ? (mvs_b1_ + mvs_len_ > -1 ? mvs_b1_ + mvs_len_ : -1)                       \
                                     : (mvs_b1_ < mvs_len_ - 1 ? mvs_b1_ : mvs_len_ - 1);                         \
-            if ((first) > mvs_last_) (count) = (step) == -1 ? (first) - mvs_last_ : ((first) - mvs_last_ - 1) / -(step) + 1; \
+            if ((first) > mvs_last_)                                                                             \
+                (count) = (step) == -1 ? (first) - mvs_last_ : ((first) - mvs_last_ - 1) / -(step) + 1;          \
         }                                                                                                        \
     } while (0)
 
@@ -221,7 +223,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
 #define MVS_INLINE_SUBVIEW(dst, src, ndim, itemsize, offset, out_ndim, extents, order, ok)                      \
     do {                                                                                                         \
         int mvs_n_ = (ndim), mvs_m_ = (out_ndim), mvs_ord_ = (order);                                           \
-        ptrdiff_t mvs_isz_ = (itemsize), mvs_off_ = (offset), mvs_run_, mvs_sd_[8] = {0};                            \
+        ptrdiff_t mvs_isz_ = (itemsize), mvs_off_ = (offset), mvs_run_, mvs_sd_[8] = {0};                        \
         const ptrdiff_t *mvs_ext_ = (extents);                                                                   \
         (ok) = mvs_n_ >= 1 && mvs_isz_ >= 1 && mvs_isz_ <= ((ptrdiff_t)1 << 20) && mvs_off_ >= 0 &&              \
                mvs_off_ < ((ptrdiff_t)1 << 40) && mvs_m_ >= 0 && mvs_m_ <= 8 && (mvs_m_ == 0 || mvs_ext_) &&     \
