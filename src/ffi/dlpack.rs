@@ -163,11 +163,22 @@ trait Managed: Sized {
     fn check(&self) -> Result<bool, dlpack::Error>;
     /// Refuses the export flags this form cannot carry (legacy: any, read-only among them).
     fn check_export(flags: u64) -> Result<(), dlpack::Error>;
-    /// Calls the tensor's deleter (the deallocation callback of an imported tensor's buffer).
+    /// The tensor's deleter.
+    fn deleter(&self) -> Option<unsafe extern "C" fn(*mut Self)>;
+    /// Calls the tensor's deleter, if any (the deallocation callback of an imported tensor's
+    /// buffer).
     ///
     /// # Safety
     /// `tensor` is the tensor given to the import, live until its deleter has run.
-    unsafe fn delete(tensor: *mut Self);
+    unsafe fn delete(tensor: *mut Self) {
+        // SAFETY: per this function's contract the tensor is live; its producer promised that
+        // the deleter may be called once, which the buffer's callback guarantees.
+        unsafe {
+            if let Some(deleter) = (*tensor).deleter() {
+                deleter(tensor);
+            }
+        }
+    }
 }
 
 impl Managed for mvs_dl_managed_tensor_versioned {
@@ -193,14 +204,8 @@ impl Managed for mvs_dl_managed_tensor_versioned {
     fn check_export(_: u64) -> Result<(), dlpack::Error> {
         Ok(())
     }
-    unsafe fn delete(tensor: *mut Self) {
-        // SAFETY: per this function's contract the tensor is live; its producer promised that
-        // the deleter may be called once, which the buffer's callback guarantees.
-        unsafe {
-            if let Some(deleter) = (*tensor).deleter {
-                deleter(tensor);
-            }
-        }
+    fn deleter(&self) -> Option<unsafe extern "C" fn(*mut Self)> {
+        self.deleter
     }
 }
 
@@ -223,13 +228,8 @@ impl Managed for mvs_dl_managed_tensor {
         }
         Ok(())
     }
-    unsafe fn delete(tensor: *mut Self) {
-        // SAFETY: as for the versioned tensor's.
-        unsafe {
-            if let Some(deleter) = (*tensor).deleter {
-                deleter(tensor);
-            }
-        }
+    fn deleter(&self) -> Option<unsafe extern "C" fn(*mut Self)> {
+        self.deleter
     }
 }
 
