@@ -44,7 +44,7 @@ $(VPY): tests/requirements.txt
 # Cython build of the Makefile uses the installed package, as a user's does.
 PKG := $(VENV)/.memviewslice-installed
 PKG_SOURCES := Cargo.toml Cargo.lock build.rs cbindgen.toml meson.build pyproject.toml tools/cargo_build.py \
-  $(wildcard src/*.rs src/*/*.rs src/*/*/*.rs include/* python/memviewslice/*)
+  tools/gen_pxd.py tools/ops.py $(wildcard src/*.rs src/*/*.rs src/*/*/*.rs include/* python/memviewslice/*)
 WHEELS := $(BUILD)/wheels
 VENV_PATH := PATH=$(CURDIR)/$(VENV)/bin:$$PATH
 
@@ -95,22 +95,29 @@ user-project: $(VPY)
 # --- C installation -----------------------------------------------------------------------
 # make install PREFIX=... [DESTDIR=...]: the shared library with its SONAME links, the static
 # library, the headers, memviewslice.pc, and the Cython declarations of the C API (the package's
-# .pxd files but owners', which needs the Python package), all without debug info.
+# .pxd files but owners', which needs the Python package), all without debug info. The Cython
+# helpers (mvs_pyx.h, <dtype>.pxd) are generated from the table of operations first, as the
+# wheel's build does (meson.build).
 PREFIX ?= /usr/local
 STRIP ?= strip
 INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
 INSTALL_CYTHON := $(DESTDIR)$(PREFIX)/share/memviewslice/cython/memviewslice
-CYTHON_API := python/memviewslice/__init__.pxd \
-  $(addprefix python/memviewslice/,$(addsuffix .pxd,i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 c64 c128))
+GEN := $(BUILD)/gen
+CY_CODES := $(shell $(PYTHON) tools/gen_pxd.py --dtypes)
+CYTHON_API := python/memviewslice/__init__.pxd $(addprefix $(GEN)/,$(addsuffix .pxd,$(CY_CODES)))
 
-install: dist-lib
+$(GEN)/mvs_pyx.h: tools/gen_pxd.py tools/ops.py Cargo.toml
+	$(PYTHON) tools/gen_pxd.py --out $(GEN)
+
+install: dist-lib $(GEN)/mvs_pyx.h
 	install -d $(INSTALL_LIB)/pkgconfig $(DESTDIR)$(PREFIX)/include $(INSTALL_CYTHON)
 	install -m 755 $(DISTDIR)/libmemviewslice.so $(INSTALL_LIB)/libmemviewslice.so.$(VERSION)
 	ln -sf libmemviewslice.so.$(VERSION) $(INSTALL_LIB)/$(SONAME)
 	ln -sf $(SONAME) $(INSTALL_LIB)/libmemviewslice.so
 	install -m 644 $(DISTDIR)/libmemviewslice.a $(INSTALL_LIB)/libmemviewslice.a
 	$(STRIP) --strip-debug $(INSTALL_LIB)/libmemviewslice.a
-	install -m 644 include/memviewslice.h include/mvs_pyx.h include/mvs_inline.h $(DESTDIR)$(PREFIX)/include
+	install -m 644 include/memviewslice.h include/mvs_pyx_runtime.h include/mvs_inline.h $(GEN)/mvs_pyx.h \
+	  $(DESTDIR)$(PREFIX)/include
 	install -m 644 $(CYTHON_API) $(INSTALL_CYTHON)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' memviewslice.pc.in > $(INSTALL_LIB)/pkgconfig/memviewslice.pc
 
@@ -169,12 +176,14 @@ check-header: lib
 	  { echo "include/memviewslice.h differs from the generated header: commit it"; exit 1; }; \
 	fi
 
-# The generated Cython files in git (include/mvs_pyx.h; in python/memviewslice/,
-# <dtype>.pxd and the version files) must equal what tools/gen_pxd.py writes.
-check-pxd:
+# The installed package holds what the table of operations says: every file tools/gen_pxd.py
+# writes (mvs_pyx.h, the <dtype>.pxd files, the version files), as it writes them.
+check-pxd: $(PKG)
 	@rm -rf $(BUILD)/pxd && $(PYTHON) tools/gen_pxd.py --out $(BUILD)/pxd
-	@cd $(BUILD)/pxd && for f in $$(find . -type f); do cmp -s $$f $(CURDIR)/$$f || \
-	  { echo "$$f differs from tools/gen_pxd.py's output: run it and commit"; exit 1; }; done
+	@pkg=$$($(VPY) -c "import memviewslice, os; print(os.path.dirname(memviewslice.__file__))"); \
+	for f in $$(cd $(BUILD)/pxd && ls); do case $$f in *.h) dest=$$pkg/include/$$f;; *) dest=$$pkg/$$f;; esac; \
+	  cmp -s $(BUILD)/pxd/$$f $$dest || { echo "$$dest differs from what tools/gen_pxd.py writes"; exit 1; }; done; \
+	echo "check-pxd: the installed package has the $$(ls $(BUILD)/pxd | wc -l) files that the table generates"
 
 # The hand-written copies of the C surface (__init__.pxd's declarations and constants, the
 # oracle script's status codes) agree with the header generated from the Rust definitions.
@@ -182,7 +191,7 @@ check-decls: lib
 	$(PYTHON) tools/check_decls.py include/memviewslice.h python/memviewslice/__init__.pxd tests/numpy_oracle.py
 
 # The header's MVS_VERSION, the library's SONAME and the Python package's version (meson.build's,
-# which meson-python puts in the package metadata; _version.py is checked by check-pxd) agree
+# which meson-python puts in the package metadata; _version.py is generated from Cargo.toml) agree
 # with Cargo.toml's version.
 check-version: lib
 	grep -q '^#define MVS_VERSION "$(VERSION)"$$' include/memviewslice.h
@@ -282,9 +291,8 @@ bench-bridge: $(PKG)
 # interleaved timing rounds against the floor.
 # The c_ ops are the hand-written C references of benches/reference.c, built at -O3 as the best
 # case for C (at -O2, gcc 12 leaves their loops scalar and they are no faster than the library).
-ICOUNT_OPS := floor slice_axis index_axis transpose subview reshape index c_slice_axis c_index_axis c_transpose \
-  c_subview c_reshape c_index reshape_noncontig subview_flat copy_small permute swap_axes move_axes expand_dims \
-  squeeze_axis squeeze diagonal flip_axis flip sliding_window broadcast_to split pool
+# The cases: the floor, those of the table of operations (tools/ops.py), the pool.
+ICOUNT_OPS := floor $(shell $(PYTHON) tools/gen_pxd.py --icount) pool
 
 $(BUILD)/icount: benches/icount.c benches/reference.c benches/reference.h include/memviewslice.h lib
 	@mkdir -p $(BUILD)
@@ -391,7 +399,6 @@ readme-example: lib $(PKG)
 
 # --- Cython tests -------------------------------------------------------------------------
 CYOPS = $(CY_OUT)/cython_ops
-CY_CODES := i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 c64 c128
 
 # Every typed helper of every dtype against NumPy: one wrapper module per dtype (generated by
 # gen_ops.py; built at -O0 since only their semantics matter, two at a time).

@@ -57,7 +57,7 @@ def main():
 
     compiler = os.environ.get("CXX", "c++") if args.cplus else os.environ.get("CC", "cc")
     ext = args.out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
-    cmd = [compiler, os.environ.get("MVS_OPT", "-O2"), "-shared", "-fPIC", "-Wall", "-Wno-unused-function",
+    cmd = [compiler, os.environ.get("MVS_OPT", "-O2"), "-shared", "-fPIC", "-Wall", "-Werror",
            "-I", sysconfig.get_paths()["include"], "-I", memviewslice.get_include(), c_file, "-o", ext]
     cmd += [f"-L{d}" for d in memviewslice.get_library_dirs()] + [f"-l{n}" for n in memviewslice.get_libraries()]
     if args.wrap_gil:

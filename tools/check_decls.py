@@ -5,7 +5,10 @@ generates from the Rust sources:
 - python/memviewslice/__init__.pxd declares every function of include/memviewslice.h, with the
   same return and parameter types (ptrdiff_t written Py_ssize_t), and nothing else; every
   constant it names is the header's, and it names every one;
-- tests/numpy_oracle.py's status codes (OK, ERR_*) have the header's values.
+- tests/numpy_oracle.py's status codes (OK, ERR_*) have the header's values;
+- the table of operations (tools/ops.py) has an entry for every view derivation of the header
+  (a function from a `const mvs_slice *src` to an `mvs_slice *out`), and each entry's C call
+  names the header's parameters in order, its helper's parameters with the header's types.
 
     python3 tools/check_decls.py include/memviewslice.h python/memviewslice/__init__.pxd tests/numpy_oracle.py
 
@@ -13,8 +16,12 @@ Prints what differs and exits 1, or one line saying all agree.
 """
 
 import ast
+import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import gen_pxd  # noqa: E402
 
 
 def normalize(ctype):
@@ -41,13 +48,55 @@ def signature(ret, params):
 
 
 def header(path):
+    """The header's constants, its functions' signatures, and their parameters as (type,
+    name) pairs."""
     text = open(path).read()
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     text = re.sub(r"//[^\n]*", "", text)
     constants = {m.group(1): m.group(2).strip() for m in re.finditer(r"^#define (MVS_\w+)\s+(.*)$", text, re.M)}
-    functions = {m.group(2): signature(m.group(1), m.group(3))
-                 for m in re.finditer(r"^([A-Za-z_][\w \*]*?)\b(mvs_\w+)\(([^;]*?)\);", text, re.M | re.S)}
-    return constants, functions
+    found = list(re.finditer(r"^([A-Za-z_][\w \*]*?)\b(mvs_\w+)\(([^;]*?)\);", text, re.M | re.S))
+    functions = {m.group(2): signature(m.group(1), m.group(3)) for m in found}
+    params = {m.group(2): [(param_type(p), re.search(r"(\w+)(\[\d*\])?$", p.strip()).group(1))
+                           for p in m.group(3).split(",") if p.strip() not in ("", "void")] for m in found}
+    return constants, functions, params
+
+
+# The header's names of the table's placeholders (tools/ops.py).
+PLACEHOLDER_NAMES = {"s": {"src"}, "n": {"ndim", "src_ndim"}, "m": {"out_ndim", "dst_ndim"}, "isz": {"itemsize"},
+                     "o": {"out", "outs", "out_view"}}
+
+
+def table_problems(params):
+    """What the table of operations says that the header does not, and the header's view
+    derivations that the table lacks."""
+    problems, ops = [], gen_pxd.table()
+    for op in ops:
+        where = f"tools/ops.py: {op['name']}"
+        if op["c"] not in params:
+            problems.append(f"{where}: {op['c']} is not in the header")
+            continue
+        header_params = params[op["c"]]
+        tokens = [t.strip() for t in op["args"].split(",")]
+        if op["check_ndim"]:
+            tokens.insert(tokens.index("{o}") + 1, "out_ndim")
+        if len(tokens) != len(header_params):
+            problems.append(f"{where}: {len(tokens)} arguments, {op['c']} takes {len(header_params)}")
+            continue
+        helper_types = {p.split()[-1].lstrip("*"): param_type(p) for p in op["params"]}
+        for token, (ctype, name) in zip(tokens, header_params):
+            placeholder = re.fullmatch(r"\{(\w+)\}", token)
+            if placeholder and name not in PLACEHOLDER_NAMES[placeholder.group(1)]:
+                problems.append(f"{where}: {token} stands where {op['c']} takes {name}")
+            elif not placeholder and token != name:
+                problems.append(f"{where}: argument {token} stands where {op['c']} takes {name}")
+            elif token in helper_types and helper_types[token] != ctype:
+                problems.append(f"{where}: parameter {token} is {helper_types[token]}, {op['c']} takes {ctype}")
+    in_table = {op["c"] for op in ops}
+    for name, ps in sorted(params.items()):
+        if ps and ps[0] == ("const mvs_slice*", "src") and ("mvs_slice*", "out") in ps + [
+                (t, "out") for t, n in ps if n == "outs"] and name not in in_table:
+            problems.append(f"tools/ops.py: the view derivation {name} has no entry")
+    return problems
 
 
 def pxd(path):
@@ -86,9 +135,9 @@ def oracle(path):
 
 
 def main(header_path, pxd_path, oracle_path):
-    constants, functions = header(header_path)
+    constants, functions, params = header(header_path)
     names, declared = pxd(pxd_path)
-    problems = []
+    problems = table_problems(params)
     for name in sorted(set(functions) - set(declared)):
         problems.append(f"{pxd_path}: {name} is not declared")
     for name in sorted(set(declared) - set(functions)):
@@ -116,8 +165,9 @@ def main(header_path, pxd_path, oracle_path):
         print("\n".join(problems))
         print(f"{len(problems)} declarations differ from {header_path}: fix them")
         return 1
-    print(f"{pxd_path} and {oracle_path} agree with {header_path}: "
-          f"{len(functions)} functions, {len(constants)} constants, {len(statuses)} status codes")
+    print(f"{pxd_path}, {oracle_path} and tools/ops.py agree with {header_path}: "
+          f"{len(functions)} functions, {len(constants)} constants, {len(statuses)} status codes, "
+          f"{len(gen_pxd.table())} operations")
     return 0
 
 

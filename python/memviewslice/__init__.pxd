@@ -22,12 +22,14 @@
 # field by field in nogil code (it builds struct literals with the GIL). Every declaration
 # here is `nogil`.
 #
-# How the glue works (the C side is in mvs_pyx.h):
+# How the glue works (the C side is in mvs_pyx_runtime.h, and in mvs_pyx.h, which the build
+# generates from the table of operations tools/ops.py, one macro per helper):
 # - In: `mvs_pyx_src(view)` is the address of a typed memoryview as a `const mvs_slice *`
 #   (a macro: Cython forbids `&view`). The layout of Cython's `__Pyx_memviewslice` is checked
 #   against `mvs_slice` at compile time wherever it is used.
 # - Out: each typed helper of the <dtype>.pxd files is a C macro of mvs_pyx.h, declared as an
-#   extern function returning a typed memoryview. It writes the library's result into Cython's
+#   extern function returning a typed memoryview (and again, for the const forms
+#   `op_const_Nd`, taking and returning read-only views). It writes the library's result into Cython's
 #   own struct and takes one more acquisition of the source's memoryview object, as Cython does
 #   for any view it returns: an atomic increment with no GIL, since the source already holds
 #   one. The result keeps the source's memory alive. On failure the macro raises, and Cython

@@ -23,17 +23,23 @@
 //!    - a value about a view: `query` (`query.rs`);
 //!    - anything else: `run` around the body, with `out_arg`, `array_arg` and
 //!      `write_out` for the pointers (outputs written only on success).
-//! 3. Its doc comment is the header's entry (cbindgen copies it): parameters, every error it
+//!
+//!    Its doc comment is the header's entry (cbindgen copies it): parameters, every error it
 //!    returns, what it allocates, `# Safety`. `make lib` regenerates `include/memviewslice.h`;
 //!    commit it (`make check-header`).
-//! 4. Its declaration in `python/memviewslice/__init__.pxd` (`make check-decls` compares it
-//!    with the header), and, for an operation on typed memoryviews, its typed helpers in
-//!    `tools/gen_pxd.py` (run it and commit the output: `make check-pxd`).
+//! 3. Its declaration in `python/memviewslice/__init__.pxd` (`make check-decls` compares it
+//!    with the header).
+//! 4. For a view derivation or a data-movement function, its entry in the table of operations,
+//!    `tools/ops.py`: the build generates its typed Cython helpers (every dtype, every number
+//!    of dimensions, const forms) and their C macros from it, the Cython helpers' test calls
+//!    them (`tests/cython/test_ops.py` needs the NumPy expression of the operation, in `case`),
+//!    and `make icount` measures the cases the entry names. `make check-decls` fails until
+//!    the entry is there and names the header's parameters.
 //! 5. Tests: a C test in `c_tests/` (every error, NULL arguments, outputs untouched on
 //!    failure; it runs under ASan/UBSan, and valgrind if it owns memory), a NumPy oracle case
-//!    in `tests/numpy_oracle.py` (an `op_...` method) or a differential test of its own, and
-//!    the Cython helpers' case in `tests/cython/gen_ops.py` and `test_ops.py`. A hot derivation
-//!    also goes in `benches/icount.c` (and `make icount-baseline`).
+//!    in `tests/numpy_oracle.py` (an `op_...` method) or a differential test of its own, and a
+//!    call in the fuzz target `fuzz/fuzz_api.c`. A hot derivation also gets its case in
+//!    `benches/icount.c` (named in its table entry; then `make icount-baseline`).
 
 #![allow(non_camel_case_types)]
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes ops_<code>.pyx for the NumPy comparison test (test_ops.py): for one dtype, a Python
-wrapper `def` per typed helper of memviewslice/<code>.pxd, which converts its arguments, calls
+wrapper `def` per typed helper of memviewslice/<code>.pxd (the table's, tools/ops.py; const
+forms included, taking and returning read-only views), which converts its arguments, calls
 the helper inside `with nogil:` and returns the resulting typed memoryview (or raises); also
 wrappers of the views of raw memory (from_pointer_*), of mvs_buffers (from_buffer_*, over a
 NumPy array's memory), of pools (pool_acquire_*, pool_release_*) and of the data movement
@@ -39,8 +40,9 @@ def wrapper(code, h):
             params.append(f"{ctype} {name}")
             call_args.append(name)
     ctype = CTYPES[code]
-    args = ", ".join([f"{gen_pxd.memoryview(ctype, h.src)} a"] + params)
-    lines = [f"def {h.name}({args}):", f"    cdef {gen_pxd.memoryview(ctype, h.dst)} r"] + decls + fill
+    const = "const " if h.const else ""
+    args = ", ".join([f"{const}{gen_pxd.memoryview(ctype, h.src)} a"] + params)
+    lines = [f"def {h.name}({args}):", f"    cdef {const}{gen_pxd.memoryview(ctype, h.dst)} r"] + decls + fill
     lines += ["    with nogil:", f"        r = {code}.{h.name}({', '.join(['a'] + call_args)})", "    return r", ""]
     return "\n".join(lines)
 
@@ -162,7 +164,7 @@ def movement_wrappers(code):
     ctype = CTYPES[code]
     mv = gen_pxd.memoryview
     out = []
-    for m, n in gen_pxd.movement_pairs():
+    for m, n in gen_pxd.copy_pairs():
         name = gen_pxd.copy_name(m, n)
         out += [f"def {name}(const {mv(ctype, m)} src, {mv(ctype, n)} dst):",
                 "    with nogil:",
@@ -187,7 +189,8 @@ def movement_wrappers(code):
 
 def main():
     code, out = sys.argv[1], pathlib.Path(sys.argv[2])
-    body = ("".join(wrapper(code, h) + "\n" for h in gen_pxd.helpers()) + raw_wrappers(code)
+    helpers = gen_pxd.helpers() + gen_pxd.helpers(const=True)
+    body = ("".join(wrapper(code, h) + "\n" for h in helpers) + raw_wrappers(code)
             + BUFFER_PROLOGUE + buffer_wrappers(code) + pool_wrappers(code) + movement_wrappers(code))
     ctype = CTYPES[code]
     stdint = f"from libc.stdint cimport {ctype}\n" if ctype.endswith("_t") else ""

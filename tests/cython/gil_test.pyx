@@ -310,6 +310,43 @@ def mix(Py_ssize_t n, double[::1] a1, double[:, ::1] a2, double[:, :, ::1] a3,
     return g1 - g0, acq0, acq1, ref0, ref1
 
 
+# --- 2a. const derivations: read-only sources ----------------------------------------------
+
+cdef int const_round(const double[:, ::1] a2, const double[:, :, ::1] a3, double *total) except -1 nogil:
+    """One round of const derivations, each into a fresh const local (dropped at the return):
+    a2[1:4:2] (inline path), a3[:, 2] (inline path), a2.T, a3[-1, ::2, 1:4] (basic indexing),
+    a2.reshape(3, -1, 2), np.flip(a2); adds one element of each to *total."""
+    cdef mvs_index_item items[3]
+    cdef Py_ssize_t shape[3]
+    cdef const double[:, :] s = f64.slice_axis_const_2d(a2, 0, 1, 4, 2)
+    cdef const double[:, :] i = f64.index_axis_const_3d(a3, 1, 2)
+    cdef const double[:, :] t = f64.transpose_const_2d(a2)
+    items[0] = index_item(MVS_ITEM_INDEX, -1, 0, 0)
+    items[1] = index_item(MVS_ITEM_SLICE, MVS_NONE, MVS_NONE, 2)
+    items[2] = index_item(MVS_ITEM_SLICE, 1, 4, 1)
+    cdef const double[:, :] x = f64.index_const_3d_2d(a3, items, 3)
+    shape[0], shape[1], shape[2] = 3, -1, 2
+    cdef const double[:, :, :] r = f64.reshape_const_2d_3d(a2, shape, b'C')
+    cdef const double[:, :] f = f64.flip_const_2d(a2)
+    total[0] += s[1, 2] + i[1, 3] + t[4, 1] + x[1, 2] + r[2, 4, 1] + f[0, 0]
+    return 0
+
+
+def const_derivations(Py_ssize_t n, const double[:, ::1] a2, const double[:, :, ::1] a3):
+    """n rounds of const_round with no GIL, on read-only sources. Returns (PyGILState_Ensure
+    calls, acquisition counts of a2 and a3 before, after, the total read)."""
+    cdef double total = 0
+    cdef Py_ssize_t k
+    cdef long g0, g1
+    acq0 = (gil_test_acq(a2), gil_test_acq(a3))
+    g0 = gil_test_ensures()
+    with nogil:
+        for k in range(n):
+            const_round(a2, a3, &total)
+    g1 = gil_test_ensures()
+    return g1 - g0, acq0, (gil_test_acq(a2), gil_test_acq(a3)), total
+
+
 # --- views of raw memory ---------------------------------------------------------------------
 
 cdef int raw_views(double *data, Py_ssize_t *shape, Py_ssize_t *strides, double *total) noexcept nogil:

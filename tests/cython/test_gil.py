@@ -161,6 +161,21 @@ def run(module_name):
           f"acquisition counts {acq0} -> {acq1}, memoryview refcounts {mref0} -> {mref1}, "
           f"array refcounts {tuple(refs0.values())} -> {tuple(refs1.values())} [{c.section()}]")
 
+    # 2a. Const derivations of read-only arrays: six per round, with no GIL.
+    ro2, ro3 = sources["a2"].copy(), sources["a3"].copy()
+    ro2.flags.writeable = ro3.flags.writeable = False
+    gil, acq0, acq1, total = m.const_derivations(CALLS // 6 + 1, ro2, ro3)
+    rounds = CALLS // 6 + 1
+    want = rounds * (ro2[1:4:2][1, 2] + ro3[:, 2][1, 3] + ro2.T[4, 1] + ro3[-1, ::2, 1:4][1, 2]
+                     + ro2.reshape(3, -1, 2)[2, 4, 1] + np.flip(ro2)[0, 0])
+    c.check(gil == 0, f"const: {gil} PyGILState_Ensure calls over {6 * rounds} const derivations")
+    c.check(acq0 == (1, 1) and acq1 == acq0, f"const: acquisition counts {acq0} -> {acq1}")
+    c.check(total == want, f"const: the views read {total}, NumPy's {want}")
+    del ro2, ro3
+    print(f"{module_name}: const: {6 * rounds:,} derivations of read-only arrays (slice_axis, index_axis, "
+          f"transpose, index, reshape, flip; _const forms): PyGILState_Ensure {gil}, acquisition counts "
+          f"{acq0} -> {acq1} [{c.section()}]")
+
     # 2b. Views of raw memory: the first makes the module's owner (one GIL acquisition), then
     # none; the owner keeps its pinned acquisition and the first view's.
     first_gil, gil, acq0, acq1, total = m.raw_memory(CALLS, sources["a2"])

@@ -2,13 +2,14 @@
 """Every typed Cython helper of every dtype against NumPy.
 
 For each module ops_<code> (built from gen_ops.py's wrappers: each calls one helper inside
-`with nogil:`), every helper is called on random NumPy sources (C and F order, sliced with
-steps, flipped, broadcast with stride 0) with random arguments, valid and invalid, and
+`with nogil:`), every helper of the table (tools/ops.py), and its const form on a read-only view
+of the same source, is called on random NumPy sources (C and F order, sliced with steps,
+flipped, broadcast with stride 0) with random arguments, valid and invalid, and
 compared with NumPy doing the same: the result's data address, shape and strides (except the
 free choices: strides of length-1 axes, address and strides of empty results), that it shares
 the source's memory (a write through the result is seen in the source), and on failure the
 exception type: IndexError where NumPy raises IndexError, ValueError otherwise (also when the
-result's ndim is not the helper's). Then the views of raw memory (from_pointer_*), of
+result's ndim is not the helper's); a const form's result stays read-only in np.asarray. Then the views of raw memory (from_pointer_*), of
 mvs_buffers over a NumPy array's memory (from_buffer_*, against np.ndarray(buffer=, offset=);
 const ones read-only), the arrays of pools (pool_acquire_*, pool_release_*), valid and
 invalid, and the data movement (copy_*, fill_*, copy_c_*, copy_f_*: against np.copyto,
@@ -250,7 +251,10 @@ def compare(got, exp, readonly=False):
         for i, (gs, es, n) in enumerate(zip(g.strides, exp.strides, exp.shape)):
             if n != 1 and gs != es:
                 problems.append(f"stride[{i}] {gs} != NumPy {es}")
-        if not problems:  # the same memory: a write through the result is seen in the source
+        # The same memory: a write through the result is seen in the source (for a read-only
+        # result, a write through NumPy's is seen in it; NumPy's own read-only views, of
+        # broadcast_to and sliding_window_view, are left to the address check).
+        if not problems and (exp.flags.writeable or not readonly):
             first = (0,) * g.ndim
             old = exp[first]
             target = exp if readonly else g
@@ -680,7 +684,7 @@ def data_movement(mod, code, rng, cases, fail):
         if not np.array_equal(base, before):
             fail("copy wrote on error", f"{what}: the destination changed on error")
 
-    for m, n in gen_pxd.movement_pairs():
+    for m, n in gen_pxd.copy_pairs():
         name = gen_pxd.copy_name(m, n)
         for k in range(cases):
             # Separate arrays: the source's axes are dst's last m, some of extent 1.
@@ -793,7 +797,7 @@ def main():
     p.add_argument("--seed", type=int, default=20261130)
     args = p.parse_args()
 
-    helpers = gen_pxd.helpers()
+    helpers, const_helpers = gen_pxd.helpers(), gen_pxd.helpers(const=True)
     failures, calls, errors = 0, 0, 0
     buffer_calls = pool_calls = movement_calls = 0
     owned_failures = Failures()
@@ -801,29 +805,36 @@ def main():
         mod = importlib.import_module(f"ops_{code}")
         rng = random.Random(f"{args.seed}-{code}")
         c = Cases(rng, DTYPES[code])
-        for h in helpers:
-            family = h.name.split(f"_{h.src}d")[0]
-            wrapper = getattr(mod, h.name)
+        for h, hc in zip(helpers, const_helpers):
+            family = h.family
+            wrapper, const_wrapper = getattr(mod, h.name), getattr(mod, hc.name)
             for k in range(args.cases):
                 src, call_args, fn = case(c, family, h.src, h.dst, contiguous_src=(family == "subview" and k % 4))
                 exp = expect(fn, h.dst)
-                calls += 1
-                try:
-                    got = wrapper(src, *call_args)
-                except (IndexError, ValueError) as e:
-                    errors += 1
-                    problems = [] if exp is type(e) else [f"raised {type(e).__name__}: {e}; NumPy: "
-                                                          + (exp.__name__ if isinstance(exp, type) else f"shape {exp.shape} strides {exp.strides}")]
-                    if not str(e):
-                        problems.append("exception without a message")
-                else:
-                    problems = ([f"returned a view; NumPy raises {exp.__name__}"] if isinstance(exp, type)
-                                else compare(got, exp))
-                if problems:
-                    failures += 1
-                    if failures <= 20:
-                        print(f"FAIL {code}.{h.name}{tuple(call_args)} on shape {src.shape} strides {src.strides}: "
-                              + "; ".join(problems))
+                # The const form on a read-only view of the same source (NumPy's result, from the
+                # writable source, is written to check that the memory is shared).
+                ro = src.view()
+                ro.flags.writeable = False
+                for name, w, source, const in ((h.name, wrapper, src, False), (hc.name, const_wrapper, ro, True)):
+                    calls += 1
+                    try:
+                        got = w(source, *call_args)
+                    except (IndexError, ValueError) as e:
+                        errors += 1
+                        problems = [] if exp is type(e) else [f"raised {type(e).__name__}: {e}; NumPy: "
+                                                              + (exp.__name__ if isinstance(exp, type) else f"shape {exp.shape} strides {exp.strides}")]
+                        if not str(e):
+                            problems.append("exception without a message")
+                    else:
+                        problems = ([f"returned a view; NumPy raises {exp.__name__}"] if isinstance(exp, type)
+                                    else compare(got, exp, readonly=const))
+                        if const and np.asarray(got).flags.writeable:
+                            problems.append("the const form's result is writable in np.asarray")
+                    if problems:
+                        failures += 1
+                        if failures <= 20:
+                            print(f"FAIL {code}.{name}{tuple(call_args)} on shape {src.shape} strides {src.strides}: "
+                                  + "; ".join(problems))
         raw_calls, raw_failures = raw_memory(mod, code, rng, 4 * args.cases)
         calls, failures = calls + raw_calls, failures + raw_failures
         buffer_calls += buffer_memory(mod, code, rng, 4 * args.cases, owned_failures)
@@ -831,7 +842,7 @@ def main():
         movement_calls += data_movement(mod, code, rng, args.cases, owned_failures)
     failures += owned_failures.summary()
     calls += buffer_calls + pool_calls + movement_calls
-    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers, the views of raw memory and of buffers, pools, "
+    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers and their const forms, the views of raw memory and of buffers, pools, "
           f"copies and fills: {calls} calls ({errors} expected errors of the helpers; {buffer_calls} calls of "
           f"buffers, {pool_calls} of pools, {movement_calls} of copies and fills), {failures} mismatches")
     return 1 if failures else 0

@@ -1,0 +1,332 @@
+/* The runtime of memviewslice's typed Cython helpers (memviewslice/<dtype>.pxd) and of the
+ * glue in memviewslice/__init__.pxd: what every helper expands to. Hand-written; mvs_pyx.h,
+ * which the build generates from the table of operations (tools/ops.py), includes it and
+ * defines one macro per helper on top of it.
+ *
+ * Every helper is a macro that Cython's generated C expands inside the module, where Cython's
+ * __Pyx_memviewslice and __PYX_INC_MEMVIEW are defined (this header is included before them).
+ * It evaluates to a __Pyx_memviewslice holding the library's result and one more acquisition of
+ * the source's memoryview object (an atomic increment with no GIL: the source holds one), or,
+ * when the call fails, to one whose memview is NULL with the Python exception set; Cython reads
+ * that NULL as the error. (The in-place copies and fills evaluate to 0, or to -1 with the
+ * exception set.) The macros need GCC's or Clang's statement expressions, or C++11. */
+#ifndef MVS_PYX_RUNTIME_H
+#define MVS_PYX_RUNTIME_H
+
+#include <stddef.h>
+#include <string.h>
+#include <Python.h>
+#include "memviewslice.h"
+#include "mvs_inline.h"
+
+/* The Cythons the helpers are tested with (make cython-oldest): 0.29.37, and 3.0.11 or newer.
+   Cython 3.0.0 to 3.0.10 take the GIL at the exit of every nogil function holding a
+   memoryview. */
+#if defined(CYTHON_HEX_VERSION) && (CYTHON_HEX_VERSION < 0x001D25F0 || \
+    (CYTHON_HEX_VERSION >= 0x03000000 && CYTHON_HEX_VERSION < 0x03000BF0))
+#error "memviewslice's Cython helpers need Cython 0.29.37, or 3.0.11 or newer"
+#endif
+
+/* GCC 12 at -O2 reports a false -Wstringop-overflow ("__atomic_fetch_sub_4 writing 4 bytes into
+   a region of size 0") in Cython's own __Pyx_XCLEAR_MEMVIEW, on the error path of a function
+   whose typed memoryview local feeds a helper's inline fast path: a path that GCC isolates with
+   a NULL memview, which the function's own test excludes (GCC's known false positive on atomics,
+   "destination object is likely at address zero"). The warning is off from here to the end of
+   the module, so that modules build with -Wall -Werror; every other warning stays on. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+
+/* Cython's __Pyx_memviewslice and mvs_slice have one layout: checked wherever __mvs_pyx_src is
+   expanded. */
+#define __MVS_PYX_SAME_LAYOUT \
+    (sizeof(__Pyx_memviewslice) == sizeof(mvs_slice) && \
+     offsetof(__Pyx_memviewslice, memview) == offsetof(mvs_slice, memview) && \
+     offsetof(__Pyx_memviewslice, data) == offsetof(mvs_slice, data) && \
+     offsetof(__Pyx_memviewslice, shape) == offsetof(mvs_slice, shape) && \
+     offsetof(__Pyx_memviewslice, strides) == offsetof(mvs_slice, strides) && \
+     offsetof(__Pyx_memviewslice, suboffsets) == offsetof(mvs_slice, suboffsets) && \
+     sizeof(Py_ssize_t) == sizeof(ptrdiff_t))
+
+/* The address of a typed memoryview as a library source; a compile error (array of size -1)
+   when the layouts differ. Valid C11 and C++11. Reached through the shape array rather than
+   `&(view)`, so that it works without a copy on a variable and also on what has no address:
+   Cython passes a memoryview converted to a helper's type (double[::1] to double[:]) as a cast,
+   whose array member designates a temporary that lives until the end of the call. */
+#define __mvs_pyx_src(view) \
+    ((void)sizeof(char[__MVS_PYX_SAME_LAYOUT ? 1 : -1]), \
+     (const mvs_slice *)(const void *)((const char *)(view).shape - offsetof(mvs_slice, shape)))
+
+/* Sets the Python exception for a failed call, taking the GIL: IndexError for MVS_ERR_INDEX,
+   ValueError otherwise, with this thread's mvs_last_error() message. Returns -1. */
+static inline int __mvs_pyx_raise(mvs_status status) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyErr_SetString(status == MVS_ERR_INDEX ? PyExc_IndexError : PyExc_ValueError, mvs_last_error());
+    PyGILState_Release(gil);
+    return -1;
+}
+
+/* 0 when a result has the number of dimensions its typed memoryview expects; otherwise sets
+   ValueError, taking the GIL, and returns -1. */
+static inline int __mvs_pyx_check_ndim(int got, int expected) {
+    if (got == expected) return 0;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyErr_Format(PyExc_ValueError, "the result has %d dimensions; the typed memoryview expects %d", got, expected);
+    PyGILState_Release(gil);
+    return -1;
+}
+
+/* Sets ValueError for a result with no memoryview object (its source was not a Cython
+   memoryview, or was not initialized), taking the GIL, unless an exception is set already (an
+   owner of raw memory could not be made). Returns -1. */
+static inline int __mvs_pyx_raise_unowned(void) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "the source has no memoryview object: it is not a typed memoryview, "
+                                          "or is not initialized");
+    PyGILState_Release(gil);
+    return -1;
+}
+
+/* Typed memoryviews of raw memory (from_pointer_Nd, from_pointer_strided_Nd of the <dtype>.pxd
+   files). Cython takes the GIL only when a memoryview object's acquisition count goes 0 -> 1 or
+   1 -> 0; so each module has, per dtype and number of dimensions, one owner: a memoryview object
+   made by the module's own Cython (its type, layout, format and item size; its ndim too, which
+   Cython's `.T` reads from the object) over a dummy item, with one acquisition that is never
+   released. A view of raw memory is the library's view (built inline by mvs_inline.h) with
+   that owner in `memview`: its acquisition and release are atomic additions, with no GIL. The
+   owners are made on the first view of each kind, taking the GIL once, and live as long as the
+   process. */
+
+/* `status` of the library call that wrote the `ndim`-d view `r` of `data`, with `owner` put in
+   r's memview on success. Left NULL, with the exception set, for NULL data under a view of one
+   item or more (as Cython's cast refuses it) or when the owner could not be made; the helper
+   raises that exception. */
+static inline mvs_status __mvs_pyx_owned(mvs_status status, mvs_slice *r, int ndim, const void *data, void *owner) {
+    if (status != MVS_OK) return status;
+    if (!data) {
+        Py_ssize_t items = 1;
+        for (int i = 0; i < ndim; i++) items *= r->shape[i];
+        if (items) {
+            PyGILState_STATE gil = PyGILState_Ensure();
+            PyErr_Format(PyExc_ValueError, "the data pointer is NULL for a view of %zd items", items);
+            PyGILState_Release(gil);
+            return MVS_OK;
+        }
+    }
+    r->memview = owner;
+    return MVS_OK;
+}
+
+/* The owner in `*slot`, or NULL when none is published yet. */
+static inline void *__mvs_pyx_owner_load(void *const *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
+
+/* With the GIL: publishes `view`'s memoryview object as the owner in `slot` unless another
+   thread did first, then pins it with an acquisition that is never released. */
+static inline int __mvs_pyx_publish(void **slot, void *memview) {
+    void *expected = NULL;
+    return __atomic_compare_exchange_n(slot, &expected, memview, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+#define __mvs_pyx_pin(slot, view) \
+    (__mvs_pyx_publish(&(slot), (void *)(view).memview) ? (__PYX_INC_MEMVIEW(&(view), 1), 1) : 0)
+
+/* Typed memoryviews of buffers and pools (from_buffer_Nd, from_buffer_const_Nd,
+   pool_acquire_Nd and pool_acquire_f_Nd of the <dtype>.pxd files). A view's owner is a
+   memoryview object made by the module's own Cython over an export of the buffer
+   (memviewslice.owners.owner_export) that holds a memory reference to it
+   (mvs_buffer_retain_memory). The owner is attached to the buffer (mvs_buffer_attach) under a
+   key per module, dtype, ndim and constness, and the attachment holds one acquisition of it.
+   So while the buffer has references, its views are made and dropped with atomic additions:
+   only the first view of each kind takes the GIL, once, to make the owner. At the buffer's
+   last reference the attachment's acquisition is released (the detach callback): the owner,
+   hence the memory, lives on while views made from it (typed memoryviews, NumPy arrays,
+   memoryviews) do, and the last of them frees it, taking the GIL as any Cython memoryview's
+   last release does. A pool's slabs are buffers, of which the pool holds the references. */
+
+/* Makes the owner of `buffer`'s views of `ndim` dimensions (const ones when `is_const`),
+   taking the GIL; NULL with the exception set when it cannot. */
+typedef void *(*__mvs_pyx_make_fn)(mvs_buffer *buffer, int ndim, int is_const);
+
+/* `status` of the library call that wrote the view `r` of `buffer`, with the owner attached
+   under `key` (made by `make` when there is none yet) put in r's memview on success. Left
+   NULL, with the exception set, when the owner could not be made. */
+static inline mvs_status __mvs_pyx_buffer_owned(mvs_status status, mvs_slice *r, mvs_buffer *buffer, const void *key,
+                                                int ndim, int is_const, __mvs_pyx_make_fn make) {
+    if (status != MVS_OK) return status;
+    void *owner = NULL;
+    (void)mvs_buffer_attached(buffer, key, &owner); /* cannot fail: buffer is not NULL */
+    r->memview = owner ? owner : make(buffer, ndim, is_const);
+    return MVS_OK;
+}
+
+/* An array of `pool` checked to be `ndim`-d, of `itemsize`-byte items, contiguous in `order`,
+   into `r`, with its slab's owner (as __mvs_pyx_buffer_owned). An array whose owner could not
+   be made is given back. */
+static inline mvs_status __mvs_pyx_pool_owned(mvs_pool *pool, ptrdiff_t itemsize, int ndim, int order, mvs_slice *r,
+                                              const void *key, __mvs_pyx_make_fn make) {
+    mvs_buffer *slab = NULL;
+    mvs_status status = mvs_pool_acquire_slab(pool, itemsize, ndim, order, key, r, &slab);
+    if (status == MVS_OK && !r->memview && !(r->memview = make(slab, ndim, 0)))
+        (void)mvs_pool_release(pool, r);
+    return status;
+}
+
+/* With the GIL: attaches the memoryview object in `slot` (the memview field of a typed
+   memoryview variable) to `buffer` under `key`, unless an owner is attached already, and
+   returns the owner attached. When the variable's object is attached, its acquisition moves to
+   the attachment (the variable is left empty, and `detach` releases the acquisition). NULL with
+   ValueError on failure. The field is read and cleared with memcpy and memset: its type is
+   Cython's. */
+static inline void *__mvs_pyx_attach_owner(mvs_buffer *buffer, const void *key, void *slot, mvs_detach_fn detach) {
+    void *memview, *owner = NULL;
+    memcpy(&memview, slot, sizeof memview);
+    mvs_status status = mvs_buffer_attach(buffer, key, memview, detach, &owner);
+    if (status != MVS_OK) {
+        PyErr_SetString(PyExc_ValueError, mvs_last_error());
+        return NULL;
+    }
+    if (owner == memview) memset(slot, 0, sizeof memview);
+    return owner;
+}
+#define __mvs_pyx_attach(buffer, key, view, detach) \
+    __mvs_pyx_attach_owner((buffer), (key), (void *)&(view).memview, (detach))
+
+/* A typed memoryview holding the acquisition of `owner` that an attachment held, for the detach
+   callback to release it as Cython releases any view. */
+#define __mvs_pyx_adopt_body(owner) \
+    __Pyx_memviewslice __mvs_a; \
+    void *__mvs_o = (owner); \
+    memset(&__mvs_a, 0, sizeof __mvs_a); \
+    memcpy(&__mvs_a.memview, &__mvs_o, sizeof __mvs_o);
+
+/* 0 for MVS_OK; otherwise raises as __mvs_pyx_raise does, and returns -1. */
+static inline int __mvs_pyx_check_status(mvs_status status) { return status == MVS_OK ? 0 : __mvs_pyx_raise(status); }
+
+/* Gives an array acquired with pool_acquire_Nd back to `pool` (only view.data is read). */
+#define __mvs_pyx_pool_release(pool, view) __mvs_pyx_check_status(mvs_pool_release((pool), __mvs_pyx_src(view)))
+
+/* Data movement (copy_Nd, copy_Nd_Md, fill_Nd, copy_c_Nd and copy_f_Nd of the <dtype>.pxd
+   files). copy and fill are the library call through __mvs_pyx_check_status, then 0, or -1
+   with the exception set (taking the GIL on that path only); they touch no memoryview
+   object. */
+
+/* fill's item: `value` converted to the item's C type `T` (Cython's own type for complex items:
+   the macro is expanded where Cython has defined it) in a local, whose address the library
+   reads. The conversion is needed: Cython passes a literal as written (`0` for a double). */
+#define __MVS_PYX_FILL_BODY(dst, ndim, T, value) \
+    T __mvs_v = (value); \
+    int __mvs_rc = __mvs_pyx_check_status(mvs_fill(__mvs_pyx_src(dst), (ndim), (ptrdiff_t)sizeof(T), &__mvs_v));
+
+/* copy_c_Nd and copy_f_Nd: mvs_copy_contiguous makes a new buffer, with one reference (the
+   call's), and a view of it into `r`; the buffer's owner is made (taking the GIL once: a new
+   buffer has none) and attached as for from_buffer_Nd, and put in r's memview. The helper then
+   takes r's acquisition (the attachment holds one: an atomic increment), and only then releases
+   the call's reference (__MVS_PYX_COPY_BODY): that was the buffer's last, so the attachment's
+   acquisition is released by the detach callback (an atomic decrement: r holds another), and
+   the result alone keeps the memory, freed once after its last view. When the owner cannot be
+   made, r's memview is left NULL with the exception set, and the release frees the buffer. */
+static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, ptrdiff_t itemsize, int order,
+                                              mvs_slice *r, mvs_buffer **buffer, const void *key,
+                                              __mvs_pyx_make_fn make) {
+    mvs_status status = mvs_copy_contiguous(src, ndim, itemsize, order, buffer, r);
+    return __mvs_pyx_buffer_owned(status, r, *buffer, key, ndim, 0, make);
+}
+#define __MVS_PYX_COPY_BODY(src, ndim, itemsize, order, key, make) \
+    mvs_buffer *__mvs_b = NULL; \
+    __MVS_PYX_BODY(__mvs_pyx_copy_owned(__mvs_pyx_src(src), (ndim), (itemsize), (order), (mvs_slice *)&__mvs_r, \
+                                        &__mvs_b, (key), (make)), -1) \
+    mvs_buffer_release(__mvs_b);
+
+/* The body of every helper: `call` writes into __mvs_r (and the result's ndim into __mvs_nd);
+   `expected` is the ndim the result must have, or -1. */
+#define __MVS_PYX_BODY(call, expected) \
+    __Pyx_memviewslice __mvs_r; \
+    int __mvs_nd = -1; \
+    mvs_status __mvs_status = (call); \
+    if (__mvs_status != MVS_OK ? __mvs_pyx_raise(__mvs_status) : \
+        ((expected) >= 0 && __mvs_pyx_check_ndim(__mvs_nd, (expected))) || \
+        (!__mvs_r.memview && __mvs_pyx_raise_unowned())) { \
+        __mvs_r.memview = NULL; \
+        __mvs_r.data = NULL; \
+    } else { \
+        __PYX_INC_MEMVIEW(&__mvs_r, 0); \
+    }
+
+/* The body of a helper with an inline fast path (mvs_inline.h): the fast path (the variable
+   arguments, as they expand to commas) writes __mvs_f from the fields of `a` and sets __mvs_ok,
+   or declines; then `slow`, the library's call, runs as in __MVS_PYX_BODY (with `expected`) on
+   __mvs_a, a copy of `a`. Neither takes the address of `a` or of __mvs_f
+   (but for the acquisition, inline), so the compiler can keep both in registers, as it does
+   Cython's own slicing. A view with no memview is the library's to refuse. */
+#define __MVS_PYX_FAST_BODY(a, slow, expected, ...) \
+    __Pyx_memviewslice __mvs_f; \
+    int __mvs_ok = 0; \
+    if ((a).memview) __VA_ARGS__; \
+    if (__mvs_ok) { \
+        __PYX_INC_MEMVIEW(&__mvs_f, 0); \
+    } else { \
+        __Pyx_memviewslice __mvs_a = (a); \
+        __mvs_f = __MVS_PYX_VIEW(slow, expected); \
+    }
+
+/* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
+#if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
+#define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
+#define __MVS_PYX_FAST(a, slow, expected, ...) \
+    __extension__({ __MVS_PYX_FAST_BODY(a, slow, expected, __VA_ARGS__) __mvs_f; })
+#define __mvs_pyx_adopt(owner) __extension__({ __mvs_pyx_adopt_body(owner) __mvs_a; })
+#define __MVS_PYX_FILL(dst, ndim, T, value) __extension__({ __MVS_PYX_FILL_BODY(dst, ndim, T, value) __mvs_rc; })
+#define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
+    __extension__({ __MVS_PYX_COPY_BODY(src, ndim, itemsize, order, key, make) __mvs_r; })
+#elif defined(__cplusplus)
+#define __MVS_PYX_VIEW(call, expected) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
+#define __MVS_PYX_FAST(a, slow, expected, ...) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_FAST_BODY(a, slow, expected, __VA_ARGS__) return __mvs_f; }())
+#define __mvs_pyx_adopt(owner) ([&]() -> __Pyx_memviewslice { __mvs_pyx_adopt_body(owner) return __mvs_a; }())
+#define __MVS_PYX_FILL(dst, ndim, T, value) ([&]() -> int { __MVS_PYX_FILL_BODY(dst, ndim, T, value) return __mvs_rc; }())
+#define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_COPY_BODY(src, ndim, itemsize, order, key, make) return __mvs_r; }())
+#else
+#error "memviewslice's Cython helpers need GCC's or Clang's statement expressions, or C++11"
+#endif
+
+/* A piece written by mvs_split_sections or mvs_split_at (any slice derived from a typed
+   memoryview), read back as a typed memoryview. */
+#define __mvs_pyx_from_slice(s) __MVS_PYX_VIEW((memcpy(&__mvs_r, (s), sizeof __mvs_r), MVS_OK), -1)
+
+/* The C of one dtype's typed views of raw memory (a <dtype>.pxd file expands it in its verbatim
+   C, once per module): `code` names the dtype, `make` is the C name Cython gives the file's
+   _make_owner. __mvs_pyx_owner_<code>(ndim) is the module's owner of views of `ndim`
+   dimensions, made (taking the GIL once) by the first view that needs it. The functions are
+   marked unused: a module uses only the helpers it calls. */
+#define __MVS_PYX_RAW_OWNERS(code, make) \
+    static void *__mvs_pyx_owners_##code[8]; \
+    static double __mvs_pyx_dummy_##code[2]; \
+    static CYTHON_INLINE void *make(int); \
+    static CYTHON_UNUSED void *__mvs_pyx_make_owner_##code(int ndim) { \
+        PyGILState_STATE gil = PyGILState_Ensure(); \
+        void *owner = make(ndim); \
+        PyGILState_Release(gil); \
+        return owner; \
+    } \
+    static CYTHON_UNUSED CYTHON_INLINE void *__mvs_pyx_owner_##code(int ndim) { \
+        void *owner = __mvs_pyx_owner_load(&__mvs_pyx_owners_##code[ndim]); \
+        return owner ? owner : __mvs_pyx_make_owner_##code(ndim); \
+    }
+
+/* The C of one dtype's typed views of buffers and pools, and of its contiguous copies: the keys
+   of the module's owners (one per constness and number of dimensions) and
+   __mvs_pyx_make_buffer_owner_<code>, which calls the file's _make_buffer_owner (C name `make`)
+   with the GIL. */
+#define __MVS_PYX_BUFFER_OWNERS(code, make) \
+    static char __mvs_pyx_keys_##code[2][8]; \
+    static CYTHON_INLINE void *make(mvs_buffer *, int, int); \
+    static CYTHON_UNUSED void *__mvs_pyx_make_buffer_owner_##code(mvs_buffer *buffer, int ndim, int is_const) { \
+        PyGILState_STATE gil = PyGILState_Ensure(); \
+        void *owner = make(buffer, ndim, is_const); \
+        PyGILState_Release(gil); \
+        return owner; \
+    }
+
+#endif /* MVS_PYX_RUNTIME_H */
