@@ -295,22 +295,60 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
    memoryview), read back as a typed memoryview. */
 #define __mvs_pyx_from_slice(s) __MVS_PYX_VIEW((memcpy(&__mvs_r, (s), sizeof __mvs_r), MVS_OK), -1)
 
+/* Read-only views of raw memory (the const forms of the reinterpreting helpers, from_<other>_
+   const_Nd): their owner is the module's owner of const views of a read-only buffer over the
+   dummy item (__mvs_pyx_const_owner_<code>), made and published in `*slot` by the first call,
+   as any buffer's (__mvs_pyx_buffer_owned), and never released. NULL with the exception set
+   when it cannot be made. */
+static inline void *__mvs_pyx_const_owner(mvs_buffer **slot, void *dummy, size_t size, const void *key, int ndim,
+                                          __mvs_pyx_make_fn make) {
+    mvs_buffer *buffer = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *made = NULL;
+    if (!buffer) {
+        mvs_status status = mvs_buffer_wrap(dummy, (ptrdiff_t)size, NULL, NULL, MVS_BUFFER_READONLY, &made);
+        if (status != MVS_OK) {
+            (void)__mvs_pyx_raise(status);
+            return NULL;
+        }
+        if (__atomic_compare_exchange_n(slot, &buffer, made, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            buffer = made;
+        } else {
+            mvs_buffer_release(made); /* another thread's is published: buffer holds it */
+        }
+    }
+    void *owner = NULL;
+    (void)mvs_buffer_attached(buffer, key, &owner); /* cannot fail: buffer is not NULL */
+    return owner ? owner : make(buffer, ndim, 1);
+}
+
+/* `status` of mvs_view_as, which wrote into `r` a view of the typed memoryview whose memview is
+   `source` (of another dtype), with this dtype's owner of `ndim`-d raw views (owner(ndim)) put
+   in r's memview on success: the owner's format and item size are the result's, as Cython
+   needs when the view goes to Python. Left NULL for a source with no memoryview object (the
+   helper raises ValueError), or with the exception set when the owner could not be made. */
+static inline mvs_status __mvs_pyx_reinterpreted(mvs_status status, mvs_slice *r, const void *source,
+                                                 void *(*owner)(int), int ndim) {
+    if (status != MVS_OK) return status;
+    r->memview = source ? owner(ndim) : NULL;
+    return MVS_OK;
+}
+
 /* The C of one dtype's typed views of raw memory (a <dtype>.pxd file expands it in its verbatim
    C, once per module): `code` names the dtype, `make` is the C name Cython gives the file's
    _make_owner. __mvs_pyx_owner_<code>(ndim) is the module's owner of views of `ndim`
    dimensions, made (taking the GIL once) by the first view that needs it. The functions are
-   marked unused: a module uses only the helpers it calls. */
+   marked unused (first, as C++ wants its [[maybe_unused]]): a module uses only the helpers it
+   calls. */
 #define __MVS_PYX_RAW_OWNERS(code, make) \
     static void *__mvs_pyx_owners_##code[8]; \
     static double __mvs_pyx_dummy_##code[2]; \
     static CYTHON_INLINE void *make(int); \
-    static CYTHON_UNUSED void *__mvs_pyx_make_owner_##code(int ndim) { \
+    CYTHON_UNUSED static void *__mvs_pyx_make_owner_##code(int ndim) { \
         PyGILState_STATE gil = PyGILState_Ensure(); \
         void *owner = make(ndim); \
         PyGILState_Release(gil); \
         return owner; \
     } \
-    static CYTHON_UNUSED CYTHON_INLINE void *__mvs_pyx_owner_##code(int ndim) { \
+    CYTHON_UNUSED static CYTHON_INLINE void *__mvs_pyx_owner_##code(int ndim) { \
         void *owner = __mvs_pyx_owner_load(&__mvs_pyx_owners_##code[ndim]); \
         return owner ? owner : __mvs_pyx_make_owner_##code(ndim); \
     }
@@ -322,11 +360,17 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
 #define __MVS_PYX_BUFFER_OWNERS(code, make) \
     static char __mvs_pyx_keys_##code[2][8]; \
     static CYTHON_INLINE void *make(mvs_buffer *, int, int); \
-    static CYTHON_UNUSED void *__mvs_pyx_make_buffer_owner_##code(mvs_buffer *buffer, int ndim, int is_const) { \
+    CYTHON_UNUSED static void *__mvs_pyx_make_buffer_owner_##code(mvs_buffer *buffer, int ndim, int is_const) { \
         PyGILState_STATE gil = PyGILState_Ensure(); \
         void *owner = make(buffer, ndim, is_const); \
         PyGILState_Release(gil); \
         return owner; \
+    } \
+    static mvs_buffer *__mvs_pyx_readonly_##code; \
+    CYTHON_UNUSED static void *__mvs_pyx_const_owner_##code(int ndim) { \
+        return __mvs_pyx_const_owner(&__mvs_pyx_readonly_##code, __mvs_pyx_dummy_##code, \
+                                     sizeof __mvs_pyx_dummy_##code, __mvs_pyx_keys_##code[1] + ndim, ndim, \
+                                     __mvs_pyx_make_buffer_owner_##code); \
     }
 
 #endif /* MVS_PYX_RUNTIME_H */
