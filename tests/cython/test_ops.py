@@ -12,9 +12,10 @@ exception type: IndexError where NumPy raises IndexError, ValueError otherwise (
 result's ndim is not the helper's); a const form's result stays read-only in np.asarray. Then the views of raw memory (from_pointer_*), of
 mvs_buffers over a NumPy array's memory (from_buffer_*, against np.ndarray(buffer=, offset=);
 const ones read-only), the arrays of pools (pool_acquire_*, pool_release_*), valid and
-invalid, and the data movement (copy_*, fill_*, copy_c_*, copy_f_*: against np.copyto,
+invalid, the data movement (copy_*, fill_*, copy_c_*, copy_f_*: against np.copyto,
 dst[...] = value, np.ascontiguousarray and np.asfortranarray, errors against mvs_copy's own
-status and message); failures of those three are printed a few per kind, and all counted.
+status and message) and the views of other dtypes (from_<other>_*: against a.view(dtype));
+failures of those four are printed a few per kind, and all counted.
 
     PYTHONPATH=build/cython_tests python tests/cython/test_ops.py [--cases N] [--seed S] [CODE ...]
 """
@@ -30,6 +31,8 @@ from memviewslice.owners import Pool
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import gen_ops  # noqa: E402
 import gen_pxd  # noqa: E402
 
 NONE = -(2**63)  # MVS_NONE
@@ -790,6 +793,60 @@ def data_movement(mod, code, rng, cases, fail):
     return calls
 
 
+def reinterpreted(mod, code, rng, cases, fail):
+    """from_<other>_Nd and from_<other>_const_Nd (a view of another dtype's memoryview as this
+    dtype) against NumPy's a.view(dtype): sources C-contiguous, with a sliced, flipped or
+    broadcast last axis, with the last axis of extent 1, empty; the result's address, shape,
+    strides and dtype, its memory shared (a write through it seen in the source), a const
+    form's result read-only; ValueError where NumPy refuses. Returns the number of calls."""
+    dtype = np.dtype(DTYPES[code])
+    calls = 0
+    for op in gen_pxd.view_as_ops():
+        for other in DTYPES:
+            if other == code:
+                continue
+            c = Cases(rng, DTYPES[other])
+            for n in gen_ops.VIEW_AS_NDIMS:
+                for k in range(cases):
+                    shape = list(c.shape(n))
+                    if k % 3 == 0:  # a last axis whose bytes this dtype's items divide, mostly
+                        shape[-1] = max(1, dtype.itemsize // np.dtype(DTYPES[other]).itemsize) * rng.choice([1, 2, 3])
+                    a = c.filled(tuple(shape))
+                    layout = rng.choice(["C", "C", "sliced", "flipped", "broadcast", "rows"])
+                    if layout == "sliced":
+                        a = c.filled(tuple(shape[:-1]) + (2 * shape[-1],))[..., ::2]
+                    elif layout == "flipped":
+                        a = a[..., ::-1]
+                    elif layout == "broadcast" and a.size:
+                        a = as_strided(a, a.shape, a.strides[:-1] + (0,), writeable=True)
+                    elif layout == "rows" and n > 1:
+                        a = c.filled((2 * shape[0],) + tuple(shape[1:]))[::2]
+                    exp = expect(lambda: a.view(dtype), n)
+                    ro = a.view()
+                    ro.flags.writeable = False
+                    for const, source in ((False, a), (True, ro)):
+                        name = gen_pxd.view_as_name(op, other, n, const)
+                        what = f"{code}.{name} on shape {a.shape} strides {a.strides}"
+                        calls += 1
+                        try:
+                            got = getattr(mod, name)(source)
+                        except ValueError as e:
+                            if exp is not ValueError:
+                                fail("view_as raised", f"{what}: ValueError({e}); NumPy gives shape {exp.shape}")
+                            elif not str(e):
+                                fail("view_as message", f"{what}: ValueError without a message")
+                            continue
+                        if isinstance(exp, type):
+                            fail("view_as no error", f"{what}: returned a view; NumPy raises {exp.__name__}")
+                            continue
+                        problems = compare(got, exp, readonly=const)
+                        if const and np.asarray(got).flags.writeable:
+                            problems.append("the const form's result is writable in np.asarray")
+                        if problems:
+                            fail("view_as result", f"{what}: " + "; ".join(problems))
+    return calls
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("codes", nargs="*", default=list(DTYPES))
@@ -799,7 +856,7 @@ def main():
 
     helpers, const_helpers = gen_pxd.helpers(), gen_pxd.helpers(const=True)
     failures, calls, errors = 0, 0, 0
-    buffer_calls = pool_calls = movement_calls = 0
+    buffer_calls = pool_calls = movement_calls = view_as_calls = 0
     owned_failures = Failures()
     for code in args.codes:
         mod = importlib.import_module(f"ops_{code}")
@@ -840,11 +897,13 @@ def main():
         buffer_calls += buffer_memory(mod, code, rng, 4 * args.cases, owned_failures)
         pool_calls += pool_arrays(mod, code, rng, owned_failures)
         movement_calls += data_movement(mod, code, rng, args.cases, owned_failures)
+        view_as_calls += reinterpreted(mod, code, rng, args.cases, owned_failures)
     failures += owned_failures.summary()
-    calls += buffer_calls + pool_calls + movement_calls
+    calls += buffer_calls + pool_calls + movement_calls + view_as_calls
     print(f"{len(args.codes)} dtypes x {len(helpers)} helpers and their const forms, the views of raw memory and of buffers, pools, "
           f"copies and fills: {calls} calls ({errors} expected errors of the helpers; {buffer_calls} calls of "
-          f"buffers, {pool_calls} of pools, {movement_calls} of copies and fills), {failures} mismatches")
+          f"buffers, {pool_calls} of pools, {movement_calls} of copies and fills, {view_as_calls} of views of other "
+          f"dtypes), {failures} mismatches")
     return 1 if failures else 0
 
 
