@@ -2559,11 +2559,14 @@ static int mem_safe(const mvs_slice *s, int n, ptrdiff_t isz, int once0) {
   if (items > 65536) return 0;
   return arena_at(addr_add(s->data, lo), (size_t)(hi - lo), &off) >= 0;
 }
-/* A program view that is safe for memory, or a new arena view. */
+/* A program view that is safe for memory, or a new arena view. Items of more than 64 bytes
+ * (which mvs_view_as can give a program view) only in views the library refuses or zero-size
+ * ones: op_fill's item holds 64 bytes. */
 static void mem_view(pv_t *v, ptrdiff_t isz, int once0) {
   *v = g_pv[below(NV)];
   if (one_in(24)) v->ndim = gen_ndim();
-  if (!mem_safe(&v->s, v->ndim, isz, once0) || one_in(4)) {
+  if (!mem_safe(&v->s, v->ndim, isz, once0) || (isz > 64 && !view_errs(&v->s, v->ndim) && !zero_size(&v->s, v->ndim)) ||
+      one_in(4)) {
     if (isz > 0 && isz <= 64)
       gen_arena_view_n(v, -1, isz);
     else
