@@ -21,7 +21,8 @@
  * said (no C reference): permute (axes 2, 0, 3, 1), swap_axes (1, 3), move_axes (axis 0 to -1),
  * expand_dims (axis 2), squeeze_axis (axis 1) and squeeze of src[:, :1] (shape (8, 1, 32, 64)),
  * diagonal (offset 1, axes 2 and 3), flip_axis (axis 1), flip, sliding_window (axis 3, window 4,
- * step 2), broadcast_to (2, 8, 16, 32, 64), split (mvs_split_sections of axis 0 into 4 sections);
+ * step 2), broadcast_to (2, 8, 16, 32, 64), split (mvs_split_sections of axis 0 into 4 sections),
+ * view_as (the float64 items as 4-byte ones: shape (8, 16, 32, 128));
  * last, the pool: pool, mvs_pool_acquire + mvs_pool_release of a (3, 3) float64 array, against
  * malloc_free, malloc(72) + free, what a C user writes instead (the library's output is the
  * view; malloc's, the pointer). `icount time` also prints their ratio. */
@@ -34,14 +35,14 @@
 #include "memviewslice.h"
 #include "reference.h"
 
-enum { NOPS = 30, ROUNDS = 30, CALLS = 200000 };
+enum { NOPS = 31, ROUNDS = 30, CALLS = 200000 };
 static const char *const ops[NOPS] = {"floor",        "slice_axis",  "index_axis", "transpose", "subview",
                                       "reshape",      "index",       "c_slice_axis", "c_index_axis",
                                       "c_transpose",  "c_subview",   "c_reshape",  "c_index", "reshape_noncontig",
                                       "subview_flat", "copy_small",  "permute",    "swap_axes", "move_axes",
                                       "expand_dims",  "squeeze_axis", "squeeze",   "diagonal", "flip_axis",
                                       "flip",         "sliding_window", "broadcast_to", "split",
-                                      "malloc_free",  "pool"};
+                                      "view_as",      "malloc_free",  "pool"};
 
 static double buf[8 * 16 * 32 * 64];
 /* Each at the start of a cache line, as in benches/views.rs. */
@@ -107,7 +108,8 @@ static long run(int k, long n) {
         case 25: st = mvs_sliding_window(s, 4, 3, 4, 2, o); break;
         case 26: st = mvs_broadcast_to(s, 4, 5, wide, o); break;
         case 27: st = mvs_split_sections(s, 4, 0, 4, 0, parts, 4); break;
-        case 28: {
+        case 28: st = mvs_view_as(s, 4, sizeof(double), 4, o); break;
+        case 29: {
             void *p = malloc(72);
             __asm__ volatile("" : "+r"(p)); /* opaque, as the view is */
             free(p);

@@ -168,6 +168,8 @@ fn views(c: &mut Criterion) {
     bench!("flip", s, |s, o| mvs_flip(s, 4, o));
     bench!("sliding_window", s, |s, o| mvs_sliding_window(s, 4, 3, 5, 2, o));
     bench!("expand_dims", s, |s, o| mvs_expand_dims(s, 4, 2, o));
+    // The float64 items as 4-byte ones (shape (8, 16, 32, 128)), as benches/icount.c.
+    bench!("view_as", s, |s, o| mvs_view_as(s, 4, 8, 4, o));
     // Squeeze needs an extent-1 axis: squeeze the (8, 16, 1, 32, 64) view expand_dims makes.
     let mut expanded = Line::default();
     check(unsafe { mvs_expand_dims(&src.0, 4, 2, &mut expanded.0) }, "mvs_expand_dims");

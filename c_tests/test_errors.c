@@ -35,7 +35,7 @@ static int untouched_all(void) {
          is_sentinel_(&g_op, sizeof g_op);
 }
 
-#define NFN 28
+#define NFN 29
 #define NO_SUCH (-100)
 static const char *const fn_name[NFN] = {
     "mvs_view_contiguous", "mvs_view_strided", "mvs_subview",      "mvs_slice_axis",
@@ -44,7 +44,8 @@ static const char *const fn_name[NFN] = {
     "mvs_expand_dims",     "mvs_squeeze_axis", "mvs_squeeze",      "mvs_diagonal",
     "mvs_flip_axis",       "mvs_flip",         "mvs_sliding_window", "mvs_split_sections",
     "mvs_split_at",        "mvs_is_contiguous", "mvs_item_count",  "mvs_byte_count",
-    "mvs_byte_extent",     "mvs_check_bounds", "mvs_may_overlap",  "mvs_element_ptr"};
+    "mvs_byte_extent",     "mvs_check_bounds", "mvs_may_overlap",  "mvs_element_ptr",
+    "mvs_view_as"};
 /* the pointer parameters of each function, in order (names as in the header) */
 static const char *const fn_ptrs[NFN] = {
     "shape out", "shape strides out", "src shape out", "src out",
@@ -53,7 +54,8 @@ static const char *const fn_ptrs[NFN] = {
     "src out", "src out", "src out out_ndim", "src out",
     "src out", "src out", "src out", "src outs",
     "src indices outs", "src out", "src out", "src out",
-    "src lo hi", "src base", "src out", "src index out"};
+    "src lo hi", "src base", "src out", "src index out",
+    "src out"};
 /* functions with an out_ndim argument: mvs_subview, mvs_reshape, mvs_broadcast_to */
 static int has_out_ndim(int fn) { return fn == 2 || fn == 6 || fn == 11; }
 
@@ -104,6 +106,7 @@ static int call(int fn, int ndim, int out_ndim, int null_arg) {
     case 25: return mvs_check_bounds(NUL(1, &g_src), ndim, 8, NUL(2, (const void *)buf), (ptrdiff_t)sizeof buf);
     case 26: return mvs_may_overlap(NUL(1, &g_src), ndim, 8, NUL(2, &g_oi));
     case 27: return mvs_element_ptr(NUL(1, &g_src), ndim, NUL(2, idx3), NUL(3, &g_op));
+    case 28: return mvs_view_as(NUL(1, &g_src), ndim, 8, 4, NUL(2, &g_out));
     default: return NO_SUCH;
   }
 #undef NUL
@@ -157,6 +160,8 @@ static void test_all_calls_succeed(void) {
   CHECK_VIEW(&g_out, 3, buf, "4 3 1", "24 8 8");
   CHECK_ST(call(11, 3, 3, 0), MVS_OK);
   CHECK_VIEW(&g_out, 3, buf, "3 5 4", "32 0 8");
+  CHECK_ST(call(28, 3, 3, 0), MVS_OK); /* x.view(np.int32) */
+  CHECK_VIEW(&g_out, 3, buf, "3 1 8", "32 32 4");
 }
 
 static void test_null_matrix(void) {
@@ -175,7 +180,7 @@ static void test_null_matrix(void) {
         fprintf(stderr, "    (%s with `%s` NULL)\n", fn_name[fn], name);
     }
   }
-  CHECK_EQ(total, 69); /* every pointer parameter of all 28 functions that take one */
+  CHECK_EQ(total, 71); /* every pointer parameter of all 29 functions that take one */
   /* arrays of length 0 may be NULL */
   {
     mvs_slice s0, out;
@@ -449,6 +454,7 @@ static void test_span(void) {
                : fn == 6  ? MVS_ERR_NEEDS_COPY     /* (3,4) items S0 and 9 apart into rows of 3 */
                : fn == 24 ? MVS_ERR_OVERFLOW       /* hi = PTRDIFF_MAX + 8 */
                : fn == 25 ? MVS_ERR_OVERFLOW
+               : fn == 28 ? MVS_ERR_NOT_CONTIGUOUS /* the last stride is 9, not 8 */
                           : MVS_OK;
     int before = g_failures;
     sent_all();

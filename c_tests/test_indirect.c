@@ -430,6 +430,8 @@ static void test_refused(void) {
     CHECK_ERR(mvs_flip_axis(v, 2, 1, &out), MVS_ERR_INDIRECT, msg[k]);
     CHECK_ERR(mvs_flip(v, 2, &out), MVS_ERR_INDIRECT, msg[k]);
     CHECK_ERR(mvs_sliding_window(v, 2, 1, 2, 1, &out), MVS_ERR_INDIRECT, msg[k]);
+    CHECK_ERR(mvs_view_as(v, 2, 8, 4, &out), MVS_ERR_INDIRECT, msg[k]);
+    CHECK_ERR(mvs_view_as(v, 2, 8, 8, &out), MVS_ERR_INDIRECT, msg[k]);
     t[0] = -1;
     CHECK_ERR(mvs_reshape(v, 2, 8, 1, t, 'C', &out), MVS_ERR_INDIRECT, msg[k]);
     CHECK_ERR(mvs_subview(v, 2, 8, 0, 0, NULL, 'C', &out), MVS_ERR_INDIRECT, msg[k]);

@@ -1,4 +1,4 @@
-/* mvs_reshape, mvs_split_sections, mvs_split_at. buf holds 0, 1, 2, ... */
+/* mvs_reshape, mvs_view_as, mvs_split_sections, mvs_split_at. buf holds 0, 1, 2, ... */
 #include "check.h"
 
 static const ptrdiff_t P62 = (ptrdiff_t)1 << 62;
@@ -374,6 +374,210 @@ static void test_reshape(void) {
   }
 }
 
+/* mvs_view_as: NumPy's a.view(dtype) for another item size. c = buf as np.complex128 items
+ * (16 bytes: pairs of doubles), d = buf as doubles. */
+static void test_view_as(void) {
+  ptrdiff_t s23[2] = {2, 3}, s46[2] = {4, 6}, idx[2];
+  mvs_slice c, d = make(2, s46, 'C'), out, w;
+  void *p;
+  CHECK_ST(mvs_view_contiguous(buf, 16, 2, s23, 'C', &c), MVS_OK);
+  garble_tail(&c, 2);
+  c.memview = &token;
+
+  /* c.view(np.float64): (2, 6), strides (48, 8); the doubles 0..11 in order */
+  SENT(out);
+  CHECK_ST(mvs_view_as(&c, 2, 16, 8, &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "2 6", "48 8");
+  CHECK_PTR(out.memview, &token);
+  CHECK_ELEMS(&out, 2, "0 1 2 3 4 5 6 7 8 9 10 11");
+  /* ... whose [..., 1::2] is c.imag */
+  CHECK_ST(mvs_slice_axis(&out, 2, 1, 1, MVS_NONE, 2, &w), MVS_OK);
+  CHECK_VIEW(&w, 2, buf + 1, "2 3", "48 16");
+  CHECK_ELEMS(&w, 2, "1 3 5 7 9 11");
+  /* and back, in place: the doubles as complex128 again */
+  CHECK_ST(mvs_view_as(&out, 2, 8, 16, &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "2 3", "48 16");
+  CHECK_PTR(out.memview, &token);
+  /* d.view('V16'), d.view('V48'): the last stride is the new size, even for an extent of 1 */
+  SENT(out);
+  CHECK_ST(mvs_view_as(&d, 2, 8, 16, &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "4 3", "48 16");
+  SENT(out);
+  CHECK_ST(mvs_view_as(&d, 2, 8, 48, &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "4 1", "48 48");
+  SENT(out);
+  CHECK_ST(mvs_view_as(&d, 2, 8, 24, &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "4 2", "48 24");
+  /* d.view(np.int32): (4, 12), strides (48, 4); item [1, 5] is 20 bytes into row 1 */
+  SENT(out);
+  CHECK_ST(mvs_view_as(&d, 2, 8, 4, &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "4 12", "48 4");
+  idx[0] = 1;
+  idx[1] = 5;
+  CHECK_ST(mvs_element_ptr(&out, 2, idx, &p), MVS_OK);
+  CHECK_PTR(p, (char *)buf + 68);
+  SENT(out);
+  CHECK_ST(mvs_view_as(&d, 2, 8, 1, &out), MVS_OK);
+  CHECK_VIEW(&out, 2, buf, "4 48", "48 1");
+  /* equal sizes: the view as it is, whatever its strides, 0-d and 8-d included */
+  {
+    mvs_slice f = make(2, s23, 'F'), s0, v8;
+    ptrdiff_t s8[8] = {2, 1, 1, 1, 1, 1, 1, 3};
+    SENT(out);
+    CHECK_ST(mvs_view_as(&f, 2, 8, 8, &out), MVS_OK);
+    CHECK_VIEW(&out, 2, buf, "2 3", "8 16");
+    CHECK_PTR(out.memview, &token);
+    CHECK_ST(mvs_view_contiguous(buf + 5, 8, 0, NULL, 'C', &s0), MVS_OK);
+    garble_tail(&s0, 0);
+    SENT(out);
+    CHECK_ST(mvs_view_as(&s0, 0, 8, 8, &out), MVS_OK);
+    CHECK_VIEW(&out, 0, buf + 5, "", "");
+    CHECK_ELEMS(&out, 0, "5");
+    SENT(out);
+    CHECK_ERR(mvs_view_as(&s0, 0, 8, 4, &out), MVS_ERR_NDIM, "0-d view");
+    CHECK_MSG("(8 bytes, not 4)");
+    CHECK_ERR(mvs_view_as(&s0, 0, 8, 16, &out), MVS_ERR_NDIM, "only supported if it is unchanged");
+    CHECK_UNTOUCHED(out);
+    /* an F-ordered last axis is not contiguous (NumPy 1.23 and later) */
+    CHECK_ERR(mvs_view_as(&f, 2, 8, 4, &out), MVS_ERR_NOT_CONTIGUOUS, "axis 1 has stride 16, not the item size 8");
+    CHECK_UNTOUCHED(out);
+    CHECK_ST(mvs_view_contiguous(buf, 8, 8, s8, 'C', &v8), MVS_OK);
+    SENT(out);
+    CHECK_ST(mvs_view_as(&v8, 8, 8, 2, &out), MVS_OK);
+    CHECK_VIEW(&out, 8, buf, "2 1 1 1 1 1 1 12", "24 24 24 24 24 24 24 2");
+    SENT(out);
+    CHECK_ST(mvs_view_as(&v8, 8, 8, 24, &out), MVS_OK);
+    CHECK_VIEW(&out, 8, buf, "2 1 1 1 1 1 1 1", "24 24 24 24 24 24 24 24");
+  }
+  /* x = a[::2] (stride 16): refused; x[:, None] (a last axis of extent 1): (n, 2) */
+  {
+    ptrdiff_t n12 = 12;
+    mvs_slice a = make(1, &n12, 'C'), x, col;
+    CHECK_ST(mvs_slice_axis(&a, 1, 0, MVS_NONE, MVS_NONE, 2, &x), MVS_OK);
+    SENT(out);
+    CHECK_ERR(mvs_view_as(&x, 1, 8, 4, &out), MVS_ERR_NOT_CONTIGUOUS, "the last axis must be contiguous");
+    CHECK_ERR(mvs_view_as(&x, 1, 8, 16, &out), MVS_ERR_NOT_CONTIGUOUS, "axis 0 has stride 16");
+    CHECK_UNTOUCHED(out);
+    CHECK_ST(mvs_expand_dims(&x, 1, 1, &col), MVS_OK);
+    SENT(out);
+    CHECK_ST(mvs_view_as(&col, 2, 8, 4, &out), MVS_OK);
+    CHECK_VIEW(&out, 2, buf, "6 2", "16 4");
+    SENT(out);
+    CHECK_ERR(mvs_view_as(&col, 2, 8, 16, &out), MVS_ERR_VALUE, "16 does not divide 1 items of 8 bytes");
+    CHECK_UNTOUCHED(out);
+    /* a reversed last axis is not contiguous either */
+    CHECK_ST(mvs_flip(&a, 1, &x), MVS_OK);
+    CHECK_ERR(mvs_view_as(&x, 1, 8, 4, &out), MVS_ERR_NOT_CONTIGUOUS, "stride -8");
+    CHECK_UNTOUCHED(out);
+  }
+  /* empty views need no contiguous last axis: np.zeros((0, 6))[:, ::2] as np.int32 */
+  {
+    ptrdiff_t sh[2] = {0, 3}, st[2] = {48, 16};
+    mvs_slice z = hand_view(buf, 2, sh, st);
+    SENT(out);
+    CHECK_ST(mvs_view_as(&z, 2, 8, 4, &out), MVS_OK);
+    CHECK_VIEW(&out, 2, buf, "0 6", "48 4");
+    SENT(out);
+    CHECK_ST(mvs_view_as(&z, 2, 8, 24, &out), MVS_OK);
+    CHECK_VIEW(&out, 2, buf, "0 1", "48 24");
+    SENT(out);
+    CHECK_ERR(mvs_view_as(&z, 2, 8, 16, &out), MVS_ERR_VALUE, "16 does not divide 3 items of 8 bytes");
+    CHECK_UNTOUCHED(out);
+  }
+  /* sizes that do not divide */
+  SENT(out);
+  CHECK_ERR(mvs_view_as(&d, 2, 8, 3, &out), MVS_ERR_VALUE, "3 does not divide 8");
+  CHECK_MSG("smaller item size");
+  CHECK_ERR(mvs_view_as(&d, 2, 8, 5, &out), MVS_ERR_VALUE, "5 does not divide 8");
+  CHECK_ERR(mvs_view_as(&d, 2, 8, 32, &out), MVS_ERR_VALUE, "32 does not divide 6 items of 8 bytes");
+  CHECK_MSG("larger item size");
+  CHECK_ERR(mvs_view_as(&d, 2, 8, 96, &out), MVS_ERR_VALUE, "96 does not divide 6 items of 8 bytes");
+  /* sizes that are not positive come first, then indirect axes */
+  CHECK_ERR(mvs_view_as(&d, 2, 0, 8, &out), MVS_ERR_ITEMSIZE, "itemsize 0 is not positive");
+  CHECK_ERR(mvs_view_as(&d, 2, 8, 0, &out), MVS_ERR_ITEMSIZE, "itemsize 0 is not positive");
+  CHECK_ERR(mvs_view_as(&d, 2, -8, 4, &out), MVS_ERR_ITEMSIZE, "itemsize -8 is not positive");
+  CHECK_ERR(mvs_view_as(&d, 2, 8, PTRDIFF_MIN, &out), MVS_ERR_ITEMSIZE, "not positive");
+  {
+    mvs_slice ind = d, s0;
+    ind.suboffsets[1] = 0;
+    CHECK_ERR(mvs_view_as(&ind, 2, 8, 4, &out), MVS_ERR_INDIRECT, "axis 1 is indirect");
+    CHECK_ERR(mvs_view_as(&ind, 2, 8, 8, &out), MVS_ERR_INDIRECT, "axis 1 is indirect");
+    CHECK_ERR(mvs_view_as(&ind, 2, 8, 3, &out), MVS_ERR_INDIRECT, "axis 1 is indirect");
+    CHECK_ERR(mvs_view_as(&ind, 2, 0, 4, &out), MVS_ERR_ITEMSIZE, "itemsize 0");
+    ind.suboffsets[1] = -5; /* any negative suboffset is direct, and the result stores -1 */
+    SENT(w);
+    CHECK_ST(mvs_view_as(&ind, 2, 8, 4, &w), MVS_OK);
+    CHECK_VIEW(&w, 2, buf, "4 12", "48 4");
+    CHECK_ST(mvs_view_contiguous(buf, 8, 0, NULL, 'C', &s0), MVS_OK);
+    CHECK_ERR(mvs_view_as(&s0, 0, 8, -1, &out), MVS_ERR_ITEMSIZE, "itemsize -1");
+  }
+  /* the common errors */
+  CHECK_ERR(mvs_view_as(NULL, 2, 8, 4, &out), MVS_ERR_NULL, "src");
+  CHECK_ERR(mvs_view_as(&d, 2, 8, 4, NULL), MVS_ERR_NULL, "out");
+  CHECK_ERR(mvs_view_as(&d, -1, 8, 4, &out), MVS_ERR_NDIM, "ndim -1");
+  CHECK_ERR(mvs_view_as(&d, 9, 8, 4, &out), MVS_ERR_NDIM, "ndim 9");
+  {
+    mvs_slice bad = d;
+    bad.shape[0] = -2;
+    CHECK_ERR(mvs_view_as(&bad, 2, 8, 4, &out), MVS_ERR_SHAPE, "extent -2 of axis 0");
+  }
+  CHECK_UNTOUCHED(out);
+  /* a failure in place leaves the source as it was */
+  w = c;
+  CHECK_ERR(mvs_view_as(&w, 2, 16, 32, &w), MVS_ERR_VALUE, "32 does not divide 3 items of 16 bytes");
+  CHECK(memcmp(&w, &c, sizeof w) == 0);
+
+  /* overflow: a new extent past PTRDIFF_MAX (an empty view may have one) */
+  {
+    ptrdiff_t sh[2] = {0, P62 / 2}, st[2] = {8, 8};
+    mvs_slice z = hand_view(buf, 2, sh, st);
+    SENT(out);
+    CHECK_ERR(mvs_view_as(&z, 2, 8, 2, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_UNTOUCHED(out);
+    CHECK_ST(mvs_view_as(&z, 2, 8, 4, &out), MVS_OK);
+    CHECK_EQ(out.shape[1], P62);
+    /* last-axis bytes past PTRDIFF_MAX, a new extent that fits: computed exactly */
+    sh[1] = P62;
+    z = hand_view(buf, 2, sh, st);
+    SENT(out);
+    CHECK_ST(mvs_view_as(&z, 2, 4, 8, &out), MVS_OK);
+    CHECK_EQ(out.shape[1], P62 / 2);
+    CHECK_EQ(out.strides[1], 8);
+    CHECK_ERR(mvs_view_as(&z, 2, 3, 7, &out), MVS_ERR_VALUE, "7 does not divide");
+  }
+  /* a source spanning exactly PTRDIFF_MAX: a smaller size would make the result span more
+   * (its last item ends where the source's did); a larger one spans less */
+  {
+    ptrdiff_t sh[2] = {2, 2}, st[2] = {PTRDIFF_MAX - 8, 8};
+    mvs_slice h = hand_view(NULL, 2, sh, st);
+    SENT(out);
+    CHECK_ERR(mvs_view_as(&h, 2, 8, 4, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_UNTOUCHED(out);
+    CHECK_ST(mvs_view_as(&h, 2, 8, 16, &out), MVS_OK);
+    {
+      const ptrdiff_t rs[2] = {2, 1}, rt[2] = {PTRDIFF_MAX - 8, 16};
+      CHECK_VIEW_ARR(&out, 2, NULL, rs, rt);
+    }
+    st[0] = PTRDIFF_MAX - 12;
+    h = hand_view(NULL, 2, sh, st);
+    CHECK_ST(mvs_view_as(&h, 2, 8, 4, &out), MVS_OK);
+    idx[0] = 1;
+    idx[1] = 3;
+    CHECK_ST(mvs_element_ptr(&out, 2, idx, &p), MVS_OK);
+    CHECK_PTR(p, addr_at(NULL, PTRDIFF_MAX - 12 + 12));
+  }
+  /* a huge item on a usual source (small extents and strides): the span grows by the size */
+  {
+    ptrdiff_t sh[2] = {2, 1};
+    mvs_slice u = make(2, sh, 'C');
+    SENT(out);
+    CHECK_ERR(mvs_view_as(&u, 2, PTRDIFF_MAX, 1, &out), MVS_ERR_OVERFLOW, "overflow");
+    CHECK_UNTOUCHED(out);
+    CHECK_ST(mvs_view_as(&u, 2, P62, P62 / 4, &out), MVS_OK);
+    CHECK_VIEW(&out, 2, buf, "2 4", "8 1152921504606846976");
+  }
+}
+
 /* Checks piece i of a 1-D split of buf: data at item `off`, `len` items, stride 8. */
 static void check_piece(const mvs_slice *p, int off, ptrdiff_t len, int line) {
   char sh[32];
@@ -684,6 +888,7 @@ int main(void) {
   iota(buf, 24, 0);
   region_add(buf, sizeof buf);
   test_reshape();
+  test_view_as();
   test_split_sections();
   test_split_at();
   return check_summary("test_reshape_split");

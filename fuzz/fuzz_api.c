@@ -1,6 +1,6 @@
 /* A fuzz target over every exported function of memviewslice (include/memviewslice.h).
  *
- * Coverage: LLVMFuzzerTestOneInput decodes its bytes into a program of up to 64 calls of the 58
+ * Coverage: LLVMFuzzerTestOneInput decodes its bytes into a program of up to 64 calls of the 59
  * exported functions: constructors, derivations, splits, queries, mvs_copy / mvs_fill /
  * mvs_copy_contiguous, buffers (alloc, wrap, retain and release, memory references,
  * attachments, queries, views, buffer_of), pools (create, acquire, acquire_slab, release,
@@ -36,10 +36,12 @@
  *   arithmetic (CPython's PySlice_AdjustIndices), index_axis / index / element_ptr through PEP
  *   3118 suboffsets, transpose, permute, swap and move (NumPy's moveaxis), broadcast_to,
  *   expand_dims, squeezes, diagonal, flips, sliding windows, both splits (as slices), subview,
- *   reshape (NumPy's no-copy rule, and its items checked again one by one), the constructors,
+ *   reshape (NumPy's no-copy rule, and its items checked again one by one), view_as (NumPy's
+ *   rule for another item size: the new last extent and stride, the span), the constructors,
  *   the queries against products, byte extents, the bounds rule and ndarray's overlap rule;
  * - a derived direct view of nonzero size lies inside its source's byte extent, as the model
- *   and mvs_byte_extent (which must agree) give it;
+ *   and mvs_byte_extent (which must agree) give it (for view_as, its items of the new size
+ *   inside the source's items of the old);
  * - mvs_copy and mvs_fill against an element-by-element reference on a snapshot of the arenas
  *   (the source read first, as the header promises): every byte outside the destination
  *   unchanged, every other as the reference wrote it (where destination items overlap each
@@ -970,22 +972,26 @@ static void check_status(int st, unsigned must, unsigned tol) {
 }
 
 /* A derived direct view of nonzero size lies inside its source's byte extent (the model's,
- * and mvs_byte_extent's, which must agree). */
-static void check_inside(const mvs_slice *src, int sn, const mvs_slice *r, int rn, ptrdiff_t isz) {
+ * and mvs_byte_extent's, which must agree): the result's items of `risz` bytes inside the
+ * source's of `sisz` (the same but for view_as). */
+static void check_inside(const mvs_slice *src, int sn, ptrdiff_t sisz, const mvs_slice *r, int rn, ptrdiff_t risz) {
   i128 slo, shi, rlo, rhi, rel;
   ptrdiff_t lo = 0, hi = 0;
   int st;
   if (view_errs(src, sn) || !direct_of(src, sn) || !direct_of(r, rn) || zero_size(r, rn)) return;
-  if (isz <= 0 || isz > 64) isz = 1;
-  if (!extent_of(src, sn, isz, &slo, &shi) || !extent_of(r, rn, isz, &rlo, &rhi)) return;
+  if (sisz <= 0 || sisz > 64 || risz <= 0 || risz > 64) {
+    if (sisz != risz) return;
+    sisz = risz = 1;
+  }
+  if (!extent_of(src, sn, sisz, &slo, &shi) || !extent_of(r, rn, risz, &rlo, &rhi)) return;
   rel = addr_diff(r->data, src->data);
   if (rel + rlo < slo || rel + rhi > shi)
-    fail("the result addresses bytes [%lld, %lld) from the source's data address, outside its extent [%lld, %lld) (items of %td bytes)",
-         (long long)(rel + rlo), (long long)(rel + rhi), (long long)slo, (long long)shi, isz);
-  st = mvs_byte_extent(r, rn, isz, &lo, &hi);
+    fail("the result addresses bytes [%lld, %lld) from the source's data address, outside its extent [%lld, %lld) (items of %td bytes, %td in the source)",
+         (long long)(rel + rlo), (long long)(rel + rhi), (long long)slo, (long long)shi, risz, sisz);
+  st = mvs_byte_extent(r, rn, risz, &lo, &hi);
   if (st != MVS_OK || lo != rlo || hi != rhi)
     fail("mvs_byte_extent of the result gave %s [%td, %td), the model [%lld, %lld)", stname(st), lo, hi, (long long)rlo, (long long)rhi);
-  st = mvs_byte_extent(src, sn, isz, &lo, &hi);
+  st = mvs_byte_extent(src, sn, sisz, &lo, &hi);
   if (st != MVS_OK || lo != slo || hi != shi)
     fail("mvs_byte_extent of the source gave %s [%td, %td), the model [%lld, %lld)", stname(st), lo, hi, (long long)slo, (long long)shi);
 }
@@ -1001,7 +1007,7 @@ static void check_view_result(const mvs_slice *src, int sn, const mvs_slice *got
     ctx_v("expected", exp, en);
     fail("%s differs from the model", what);
   }
-  if (src) check_inside(src, sn, got, en, isz);
+  if (src) check_inside(src, sn, isz, got, en, isz);
 }
 static void store_view(const mvs_slice *s, int n, ptrdiff_t isz) {
   pv_t *v = &g_pv[below(NV)];
@@ -1017,6 +1023,7 @@ typedef struct {
   mvs_slice sv; /* the source's value before the call */
   int ndim, inplace, valid;
   ptrdiff_t isz;
+  ptrdiff_t out_isz; /* the result's item size when it differs (view_as), else 0 */
 } dc_t;
 
 static void dc_begin(dc_t *d, const char *fn) {
@@ -1026,6 +1033,7 @@ static void dc_begin(dc_t *d, const char *fn) {
   d->sv = v->s;
   d->ndim = one_in(24) ? gen_ndim() : v->ndim;
   d->isz = v->isz;
+  d->out_isz = 0;
   s = slot_put(SL_SRC, sizeof *s, 8);
   *s = d->sv;
   d->src = one_in(48) ? NULL : s;
@@ -1052,9 +1060,11 @@ static void dc_end(dc_t *d, int st, unsigned must, unsigned tol, mvs_slice *exp,
     if (d->out && !d->inplace && !is_sent(d->out, sizeof *d->out)) fail("failed with %s and wrote its output", stname(st));
     if (d->src && memcmp(d->src, &d->sv, sizeof d->sv) != 0) fail("failed with %s and changed its source", stname(st));
   } else if (!must) {
+    ptrdiff_t risz = d->out_isz ? d->out_isz : d->isz;
     if (!d->inplace && memcmp(d->src, &d->sv, sizeof d->sv) != 0) fail("changed its source");
-    check_view_result(&d->sv, d->ndim, d->out, exp, en, free, d->isz, "the result");
-    store_view(d->out, en, d->isz);
+    check_view_result(NULL, 0, d->out, exp, en, free, d->isz, "the result");
+    check_inside(&d->sv, d->ndim, d->isz, d->out, en, risz);
+    store_view(d->out, en, risz);
   }
   slots_done();
 }
@@ -1522,6 +1532,32 @@ static unsigned m_window(const mvs_slice *s, int n, int axis, ptrdiff_t window, 
   return 0;
 }
 
+/* NumPy's rule for another item size (array_descr_set), and the library's own refusals: a size
+ * not positive, an indirect axis (also for equal sizes), a new extent or a span past
+ * PTRDIFF_MAX. */
+static unsigned m_view_as(const mvs_slice *s, int n, ptrdiff_t isz, ptrdiff_t nisz, mvs_slice *r) {
+  unsigned m = direct_of(s, n) ? 0 : M_IND;
+  i128 len, nl;
+  if (isz <= 0 || nisz <= 0) m |= M_ITEM;
+  if (m) return m;
+  *r = norm_copy(s, n);
+  if (isz == nisz) return 0;
+  if (n == 0) return M_NDIM;
+  len = s->shape[n - 1];
+  if (len != 1 && !zero_size(s, n) && s->strides[n - 1] != isz) return M_NCONTIG;
+  if (nisz < isz) {
+    if (isz % nisz) return M_VALUE;
+    nl = len * (isz / nisz);
+  } else {
+    if ((len * isz) % nisz) return M_VALUE;
+    nl = len * isz / nisz;
+  }
+  if (!FITS(nl)) return M_OVF;
+  r->shape[n - 1] = (ptrdiff_t)nl;
+  r->strides[n - 1] = nisz;
+  return span_of(r, n) > PMAX ? M_OVF : 0;
+}
+
 /* ---- derivations: the calls ------------------------------------------------------------------ */
 
 /* n + k for a result's ndim (only used when n is valid). */
@@ -1952,6 +1988,45 @@ static void op_sliding_window(void) {
   pre_call();
   st = mvs_sliding_window(d.src, d.ndim, axis, window, step, d.out);
   dc_end(&d, st, must, 0, &e, nd_add(d.ndim, 1), 0);
+}
+
+/* A new item size for a view of items of `isz` bytes whose last extent is `len`: often one
+ * that divides `isz`, or a multiple of `isz` dividing the last axis's bytes, or `isz` itself. */
+static ptrdiff_t gen_new_itemsize(ptrdiff_t isz, ptrdiff_t len) {
+  unsigned r = below(16);
+  if (r < 4) return pick_isz();
+  if (r < 7 && isz > 0 && isz <= 4096) {
+    ptrdiff_t d = 1 + (ptrdiff_t)below((unsigned)isz);
+    while (isz % d) d--;
+    return d;
+  }
+  if (r < 10 && isz > 0 && isz <= 4096 && len > 0 && len <= 4096) {
+    ptrdiff_t d = 1 + (ptrdiff_t)below((unsigned)len);
+    while (len % d) d--;
+    return isz * d;
+  }
+  if (r < 12) return isz;
+  if (r < 14) return gen_itemsize();
+  return one_in(2) ? huge() : 1 + (ptrdiff_t)below(64);
+}
+
+static void op_view_as(void) {
+  dc_t d;
+  mvs_slice e = empty_view(NULL, NULL);
+  unsigned must;
+  int st;
+  ptrdiff_t isz, nisz;
+  dc_begin(&d, "mvs_view_as");
+  isz = one_in(16) ? gen_itemsize() : d.isz;
+  nisz = gen_new_itemsize(isz, d.valid && d.ndim > 0 ? d.sv.shape[d.ndim - 1] : 1);
+  ctx_i("itemsize", isz), ctx_i("new_itemsize", nisz);
+  must = dc_errs(&d);
+  if (d.valid) must |= m_view_as(&d.sv, d.ndim, isz, nisz, &e);
+  pre_call();
+  st = mvs_view_as(d.src, d.ndim, isz, nisz, d.out);
+  d.isz = isz;
+  d.out_isz = nisz;
+  dc_end(&d, st, must, 0, &e, d.ndim, 0);
 }
 
 /* ---- constructors ------------------------------------------------------------------------- */
@@ -2484,11 +2559,14 @@ static int mem_safe(const mvs_slice *s, int n, ptrdiff_t isz, int once0) {
   if (items > 65536) return 0;
   return arena_at(addr_add(s->data, lo), (size_t)(hi - lo), &off) >= 0;
 }
-/* A program view that is safe for memory, or a new arena view. */
+/* A program view that is safe for memory, or a new arena view. Items of more than 64 bytes
+ * (which mvs_view_as can give a program view) only in views the library refuses or zero-size
+ * ones: op_fill's item holds 64 bytes. */
 static void mem_view(pv_t *v, ptrdiff_t isz, int once0) {
   *v = g_pv[below(NV)];
   if (one_in(24)) v->ndim = gen_ndim();
-  if (!mem_safe(&v->s, v->ndim, isz, once0) || one_in(4)) {
+  if (!mem_safe(&v->s, v->ndim, isz, once0) || (isz > 64 && !view_errs(&v->s, v->ndim) && !zero_size(&v->s, v->ndim)) ||
+      one_in(4)) {
     if (isz > 0 && isz <= 64)
       gen_arena_view_n(v, -1, isz);
     else
@@ -3930,7 +4008,7 @@ static const struct {
     {op_may_overlap, 2},   {op_element_ptr, 3},     {op_copy, 7},           {op_fill, 3},          {op_copy_contiguous, 2},
     {op_buffer_new, 2},    {op_buffer_ref, 2},      {op_buffer_attach, 1},  {op_buffer_query, 1},  {op_buffer_view, 2},
     {op_buffer_of, 1},     {op_pool_create, 1},     {op_pool_acquire, 2},   {op_pool_release, 2},  {op_pool_counts, 1},
-    {op_pool_destroy, 1},  {op_status, 1},          {op_dlpack_import, 3}};
+    {op_pool_destroy, 1},  {op_status, 1},          {op_dlpack_import, 3}, {op_view_as, 2}};
 #define NOPS (sizeof OPS / sizeof OPS[0])
 static unsigned char g_optab[256];
 static unsigned g_nopt;

@@ -361,7 +361,7 @@ typedef struct mvs_dl_managed_tensor {
 
 /**
  * `ndim` is outside 0..=8, the result would have more than 8 dimensions, or the operation
- * needs more dimensions than the view has.
+ * needs more dimensions than the view has (a 0-d view given another item size, too).
  */
 #define MVS_ERR_NDIM 2
 
@@ -422,13 +422,15 @@ typedef struct mvs_dl_managed_tensor {
 #define MVS_ERR_BROADCAST 12
 
 /**
- * The operation needs a contiguous source.
+ * The operation needs a contiguous source (`mvs_subview`), or a contiguous last axis
+ * (`mvs_view_as`, for another item size).
  */
 #define MVS_ERR_NOT_CONTIGUOUS 13
 
 /**
  * Another argument is invalid: an unknown order, rule or item kind, a count out of range, a
- * window larger than its axis, sections that do not divide an axis; an alignment that is
+ * window larger than its axis, sections that do not divide an axis, an item size that does
+ * not divide the old one or the last axis's bytes (`mvs_view_as`); an alignment that is
  * not a power of two, unknown flag bits, a negative pool capacity, a view that carries no
  * buffer, a view released to a pool that did not hand it out or released twice.
  */
@@ -1196,6 +1198,43 @@ mvs_status mvs_sliding_window(const struct mvs_slice *src,
                               ptrdiff_t window,
                               ptrdiff_t step,
                               struct mvs_slice *out);
+
+/**
+ * Views the items as items of another size: `src.view(dtype)` in NumPy, `src`'s items being
+ * of `itemsize` bytes and the dtype's of `new_itemsize` (NumPy's rule for a change of item
+ * size, `ndarray.dtype`'s setter):
+ *
+ * - equal sizes change nothing: the result is `src` as it is, for any `ndim` (0 included);
+ * - otherwise only the last axis changes, and it must be contiguous (stride `itemsize`) unless
+ *   its extent is 1 or the view is empty (an extent is 0). A smaller `new_itemsize` must divide
+ *   `itemsize`: the last extent is multiplied by `itemsize / new_itemsize`. A larger one must
+ *   divide the last axis's bytes (its extent times `itemsize`): the last extent becomes those
+ *   bytes divided by `new_itemsize`.
+ *
+ * The last stride becomes `new_itemsize`, also when the new extent is 0 or 1 (as NumPy's);
+ * the data address does not move. So `complex128` items (16 bytes) viewed as `float64` (8)
+ * give a last axis twice as long, whose slices `0::2` and `1::2` are the real and imaginary
+ * parts (`.real`, `.imag`).
+ *
+ * Errors, in the order they are checked: the common ones; `MVS_ERR_ITEMSIZE` (`itemsize` or
+ * `new_itemsize` not positive); `MVS_ERR_INDIRECT` (an indirect axis, also for equal sizes);
+ * then NumPy's refusals, in NumPy's order, each with the status the library gives the same
+ * kind of refusal elsewhere: `MVS_ERR_NDIM` (a 0-d view and sizes that differ: the operation
+ * needs a dimension the view lacks), `MVS_ERR_NOT_CONTIGUOUS` (the last axis is not
+ * contiguous, as for a subview of a non-contiguous source), `MVS_ERR_VALUE` (a smaller size
+ * that does not divide `itemsize`, or a larger one that does not divide the last axis's
+ * bytes, as for sections that do not divide an axis); last, `MVS_ERR_OVERFLOW` (the new last
+ * extent, or the result's span, which grows by `itemsize - new_itemsize` for a smaller size,
+ * does not fit in `ptrdiff_t`).
+ *
+ * # Safety
+ * `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
+ */
+mvs_status mvs_view_as(const struct mvs_slice *src,
+                       int ndim,
+                       ptrdiff_t itemsize,
+                       ptrdiff_t new_itemsize,
+                       struct mvs_slice *out);
 
 /**
  * Splits `axis` into `sections` pieces: equal ones (`np.split`, `uneven == 0`) or, with

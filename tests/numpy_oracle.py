@@ -16,6 +16,10 @@ Comparison rules (the header's "free choices", where NumPy's values address noth
   suboffsets within ndim are -1; `memview` is the source's token (a sentinel pointer).
 Failing calls must leave every output untouched (outputs are pre-filled with a sentinel
 pattern) and leave a non-empty message in mvs_last_error().
+mvs_view_as documents NumPy's values where they are free (the last stride is the new item size,
+whatever its extent), so its results are compared exactly. Its item sizes come from NumPy's void
+types (np.dtype(('V', k))); besides its random cases, every pair of item sizes 1..16 is swept on
+six layouts (sweep_view_as).
 
 Expected error codes come from NumPy's behaviour, mapped by what the generated case is
 (the mapping is in the `classify` function of each `op_*` method below). The library's 8-dimension limit is the
@@ -111,6 +115,7 @@ PROTOTYPES = {
     "mvs_flip_axis": [S, C.c_int, C.c_int, S],
     "mvs_flip": [S, C.c_int, S],
     "mvs_sliding_window": [S, C.c_int, C.c_int, ssize, ssize, S],
+    "mvs_view_as": [S, C.c_int, ssize, ssize, S],
     "mvs_split_sections": [S, C.c_int, C.c_int, ssize, C.c_int, S, ssize],
     "mvs_split_at": [S, C.c_int, C.c_int, P(ssize), ssize, S],
     "mvs_is_contiguous": [S, C.c_int, ssize, C.c_int, C.c_int, P(C.c_int)],
@@ -194,15 +199,21 @@ def slice_fields(s, nd=None):
     )
 
 
-def check_view(out, exp, token, label="out"):
-    """Problems of `out` (an mvs_slice) against the NumPy result `exp` = view_info(...)."""
+def check_view(out, exp, token, label="out", exact=False):
+    """Problems of `out` (an mvs_slice) against the NumPy result `exp` = view_info(...). With
+    `exact`, the free choices too (for an operation documented to make NumPy's)."""
     nd, data, shape, strides = exp
     problems = []
     got_shape = tuple(out.shape[:nd])
     if got_shape != shape:
         problems.append(f"{label}: shape {got_shape} != NumPy {shape}")
     zero = 0 in shape
-    if not zero:
+    if exact:
+        got = ((out.data or 0), tuple(out.strides[:nd]))
+        if got != (data, strides):
+            problems.append(f"{label}: data {got[0]:#x} strides {got[1]} != NumPy's {data:#x} {strides} "
+                            "(documented as NumPy's, also where free)")
+    elif not zero:
         if (out.data or 0) != data:
             problems.append(f"{label}: data {out.data or 0:#x} != NumPy {data:#x} "
                             f"(difference {(out.data or 0) - data:+d} bytes)")
@@ -504,9 +515,9 @@ class Runner:
 
     # executors
 
-    def derive(self, op, src, args, expected, invoke, out_ndim=False):
+    def derive(self, op, src, args, expected, invoke, out_ndim=False, exact=False):
         """Runs one derivation. `expected` is view_info(...) or Err; `invoke(srcp, outp, ndp)`
-        calls the library."""
+        calls the library; `exact` compares the free choices too (see check_view)."""
         token = self.token()
         s = self.make_src(src, token)
         alias = self.rng.random() < 0.2
@@ -534,7 +545,7 @@ class Runner:
             if st != OK:
                 problems.append(f"status {STATUS.get(st, st)} != MVS_OK")
             else:
-                problems += check_view(out, expected, token)
+                problems += check_view(out, expected, token, exact=exact)
                 if out_ndim and nd.value != expected[0]:
                     problems.append(f"out_ndim {nd.value} != NumPy ndim {expected[0]}")
         exp = expected if isinstance(expected, Err) else describe_info(expected)
@@ -1145,6 +1156,92 @@ class Runner:
                     lambda sp, op, _: self.lib.mvs_subview(sp, nd, a.itemsize, offset, len(shape), arr,
                                                            order_code(order), op))
 
+    def op_view_as(self):
+        """a.view(np.dtype(('V', new))), the items of `a` being ('V', itemsize): NumPy's void
+        types give every item size. Most sources have a contiguous last axis (or one of extent 1,
+        `a[..., None]`), most new sizes divide, so that each rule is met both ways."""
+        g, r = self.gen, self.rng
+        isz = r.randint(1, 16)
+        kinds = ["C", "C", "C", "sliced", "strided", "strided"] if r.random() < 0.7 else KINDS
+        src = g.source(g.ndim(lo=0, hi=MAX_DIMS - 1), kinds=kinds, dtype=np.dtype(("V", isz)))
+        if src.a.ndim < MAX_DIMS and r.random() < 0.15:
+            src = Source(src.a[..., None], src.kind + "[..., None]", src.keep)
+        a, nd = src.a, src.a.ndim
+        nbytes = (a.shape[-1] if nd else 1) * isz
+        x = r.random()
+        if x < 0.35:
+            new = r.randint(1, 16)
+        elif x < 0.55:
+            new = r.choice([d for d in range(1, isz + 1) if isz % d == 0])
+        elif x < 0.80:
+            new = r.choice([d for d in range(isz, nbytes + 1) if nbytes % d == 0] or [isz])
+        elif x < 0.92:
+            new = isz
+        else:
+            new = r.randint(1, 64)
+        itemsize = isz
+        if r.random() < 0.03:  # not positive: the library's own refusal, before NumPy's rules
+            if r.random() < 0.5:
+                itemsize = r.choice([0, -1, -isz, NONE])
+            else:
+                new = r.choice([0, -1, -isz, NONE])
+
+        def classify(e):
+            m = str(e)
+            if isinstance(e, ValueError):
+                if "0d array" in m:
+                    return ERR_NDIM
+                if "must be contiguous" in m:
+                    return ERR_NOT_CONTIGUOUS
+                if "must be a divisor" in m:
+                    return ERR_VALUE
+            return None
+
+        if itemsize <= 0 or new <= 0:
+            exp = Err(ERR_ITEMSIZE, f"itemsize {fmt(itemsize)} or new_itemsize {fmt(new)} not positive")
+        else:
+            exp = self.numpy(lambda: a.view(np.dtype(("V", new))), classify)
+            exp = exp if isinstance(exp, Err) else view_info(exp)
+        self.derive("mvs_view_as", src, f"itemsize={fmt(itemsize)} new_itemsize={fmt(new)}", exp,
+                    lambda sp, op, _: self.lib.mvs_view_as(sp, nd, itemsize, new, op), exact=True)
+
+    def sweep_view_as(self):
+        """Every pair of item sizes 1..16 on one source of each layout the rule tells apart:
+        contiguous, 0-d, empty with a non-contiguous last axis, a non-contiguous last axis, a last
+        axis of extent 1 and odd stride, F order."""
+        k = 0
+        for isz in range(1, 17):
+            dt = np.dtype(("V", isz))
+            c = np.empty((2, 3), dt)
+            z = np.empty((0, 6), dt)[:, ::2]
+            odd = np.lib.stride_tricks.as_strided(np.empty(16, dt), (3, 1), (5 * isz, 7))
+            layouts = [(c, "C"), (np.empty((), dt), "0-d"), (z, "empty, a[:, ::2]"),
+                       (np.empty((3, 4), dt)[:, ::2], "a[:, ::2]"), (odd, "extent 1, stride 7"),
+                       (np.empty((2, 3), dt, order="F"), "F")]
+            for new in range(1, 17):
+                for a, kind in layouts:
+                    self.case_no = f"sweep-{k}"
+                    k += 1
+                    src = Source(a, kind + " (item size sweep)", [a])
+                    nd = a.ndim
+
+                    def classify(e):
+                        m = str(e)
+                        if isinstance(e, ValueError):
+                            if "0d array" in m:
+                                return ERR_NDIM
+                            if "must be contiguous" in m:
+                                return ERR_NOT_CONTIGUOUS
+                            if "must be a divisor" in m:
+                                return ERR_VALUE
+                        return None
+
+                    exp = self.numpy(lambda: a.view(np.dtype(("V", new))), classify)
+                    exp = exp if isinstance(exp, Err) else view_info(exp)
+                    self.derive("mvs_view_as (every pair 1..16)", src, f"itemsize={isz} new_itemsize={new}", exp,
+                                lambda sp, op, _: self.lib.mvs_view_as(sp, nd, isz, new, op), exact=True)
+        return k
+
     # --- queries ---
 
     def op_is_contiguous(self):
@@ -1262,6 +1359,7 @@ OPS = {
     "mvs_split_sections": ("op_split_sections", 2.5),
     "mvs_split_at": ("op_split_at", 2),
     "mvs_subview": ("op_subview", 2.5),
+    "mvs_view_as": ("op_view_as", 2.5),
     "mvs_is_contiguous": ("op_is_contiguous", 2),
     "mvs_item_count": ("op_item_count", 1),
     "mvs_byte_count": ("op_byte_count", 1),
@@ -1319,6 +1417,14 @@ def main():
             oracle_bugs.append(f"case #{i} op={name}: {e}")
         if first_mismatch is None and len(runner.mismatches) > before:
             first_mismatch = i
+    if ns.case is None and "mvs_view_as" in ops:
+        # Every pair of item sizes, whatever the random cases drew (deterministic).
+        rng.seed(ns.seed * 1_000_003 - 1)
+        random.seed(ns.seed * 1_000_003 - 2)
+        try:
+            runner.sweep_view_as()
+        except OracleBug as e:
+            oracle_bugs.append(f"{runner.case_no} op=mvs_view_as: {e}")
     elapsed = time.perf_counter() - t0
 
     total = {"cases": 0, "errors": 0, "mismatches": 0}

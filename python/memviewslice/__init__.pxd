@@ -137,6 +137,7 @@ cdef extern from "memviewslice.h" nogil:
     mvs_status mvs_flip_axis(const mvs_slice *src, int ndim, int axis, mvs_slice *out)
     mvs_status mvs_flip(const mvs_slice *src, int ndim, mvs_slice *out)
     mvs_status mvs_sliding_window(const mvs_slice *src, int ndim, int axis, Py_ssize_t window, Py_ssize_t step, mvs_slice *out)
+    mvs_status mvs_view_as(const mvs_slice *src, int ndim, Py_ssize_t itemsize, Py_ssize_t new_itemsize, mvs_slice *out)
     mvs_status mvs_split_sections(const mvs_slice *src, int ndim, int axis, Py_ssize_t sections, int uneven, mvs_slice *outs, Py_ssize_t nouts)
     mvs_status mvs_split_at(const mvs_slice *src, int ndim, int axis, const Py_ssize_t *indices, Py_ssize_t nindices, mvs_slice *outs)
     mvs_status mvs_is_contiguous(const mvs_slice *src, int ndim, Py_ssize_t itemsize, int order, int rule, int *out)

@@ -411,6 +411,48 @@ pub unsafe extern "C" fn mvs_sliding_window(
     })
 }
 
+/// Views the items as items of another size: `src.view(dtype)` in NumPy, `src`'s items being
+/// of `itemsize` bytes and the dtype's of `new_itemsize` (NumPy's rule for a change of item
+/// size, `ndarray.dtype`'s setter):
+///
+/// - equal sizes change nothing: the result is `src` as it is, for any `ndim` (0 included);
+/// - otherwise only the last axis changes, and it must be contiguous (stride `itemsize`) unless
+///   its extent is 1 or the view is empty (an extent is 0). A smaller `new_itemsize` must divide
+///   `itemsize`: the last extent is multiplied by `itemsize / new_itemsize`. A larger one must
+///   divide the last axis's bytes (its extent times `itemsize`): the last extent becomes those
+///   bytes divided by `new_itemsize`.
+///
+/// The last stride becomes `new_itemsize`, also when the new extent is 0 or 1 (as NumPy's);
+/// the data address does not move. So `complex128` items (16 bytes) viewed as `float64` (8)
+/// give a last axis twice as long, whose slices `0::2` and `1::2` are the real and imaginary
+/// parts (`.real`, `.imag`).
+///
+/// Errors, in the order they are checked: the common ones; `MVS_ERR_ITEMSIZE` (`itemsize` or
+/// `new_itemsize` not positive); `MVS_ERR_INDIRECT` (an indirect axis, also for equal sizes);
+/// then NumPy's refusals, in NumPy's order, each with the status the library gives the same
+/// kind of refusal elsewhere: `MVS_ERR_NDIM` (a 0-d view and sizes that differ: the operation
+/// needs a dimension the view lacks), `MVS_ERR_NOT_CONTIGUOUS` (the last axis is not
+/// contiguous, as for a subview of a non-contiguous source), `MVS_ERR_VALUE` (a smaller size
+/// that does not divide `itemsize`, or a larger one that does not divide the last axis's
+/// bytes, as for sections that do not divide an axis); last, `MVS_ERR_OVERFLOW` (the new last
+/// extent, or the result's span, which grows by `itemsize - new_itemsize` for a smaller size,
+/// does not fit in `ptrdiff_t`).
+///
+/// # Safety
+/// `src` points to a readable `mvs_slice`, `out` to a writable one (they may be the same).
+#[no_mangle]
+pub unsafe extern "C" fn mvs_view_as(
+    src: *const mvs_slice,
+    ndim: c_int,
+    itemsize: isize,
+    new_itemsize: isize,
+    out: *mut mvs_slice,
+) -> mvs_status {
+    derivation!(src, ndim, [itemsize: isize, new_itemsize: isize], out => |p| {
+        Ok(p.view_as(itemsize, new_itemsize)?)
+    })
+}
+
 /// Splits `axis` into `sections` pieces: equal ones (`np.split`, `uneven == 0`) or, with
 /// `uneven != 0`, as `np.array_split` (the first `len % sections` pieces get one more).
 ///

@@ -15,7 +15,7 @@ pub const MVS_OK: mvs_status = 0;
 /// A required pointer argument is NULL.
 pub const MVS_ERR_NULL: mvs_status = 1;
 /// `ndim` is outside 0..=8, the result would have more than 8 dimensions, or the operation
-/// needs more dimensions than the view has.
+/// needs more dimensions than the view has (a 0-d view given another item size, too).
 pub const MVS_ERR_NDIM: mvs_status = 2;
 /// An axis is out of range, or the same axis is named twice.
 pub const MVS_ERR_AXIS: mvs_status = 3;
@@ -43,10 +43,12 @@ pub const MVS_ERR_INDIRECT: mvs_status = 10;
 pub const MVS_ERR_BOUNDS: mvs_status = 11;
 /// The shapes cannot be broadcast together.
 pub const MVS_ERR_BROADCAST: mvs_status = 12;
-/// The operation needs a contiguous source.
+/// The operation needs a contiguous source (`mvs_subview`), or a contiguous last axis
+/// (`mvs_view_as`, for another item size).
 pub const MVS_ERR_NOT_CONTIGUOUS: mvs_status = 13;
 /// Another argument is invalid: an unknown order, rule or item kind, a count out of range, a
-/// window larger than its axis, sections that do not divide an axis; an alignment that is
+/// window larger than its axis, sections that do not divide an axis, an item size that does
+/// not divide the old one or the last axis's bytes (`mvs_view_as`); an alignment that is
 /// not a power of two, unknown flag bits, a negative pool capacity, a view that carries no
 /// buffer, a view released to a pool that did not hand it out or released twice.
 pub const MVS_ERR_VALUE: mvs_status = 14;

@@ -144,13 +144,37 @@ pub enum Error {
     Sections {
         sections: isize,
     },
+    /// A change of item size asked of a 0-d view (NumPy supports it only for an equal size).
+    ItemsizeOf0d {
+        itemsize: isize,
+        new_itemsize: isize,
+    },
+    /// A change of item size on a view whose last axis (`axis`) is not contiguous: neither of
+    /// stride `itemsize`, nor of extent 1, nor in an empty view.
+    LastAxisNotContiguous {
+        axis: usize,
+        stride: isize,
+        itemsize: isize,
+    },
+    /// A smaller item size that does not divide the original one.
+    SmallerItemsize {
+        itemsize: isize,
+        new_itemsize: isize,
+    },
+    /// A larger item size that does not divide the bytes of the last axis, `len` items of
+    /// `itemsize` bytes.
+    LargerItemsize {
+        len: isize,
+        itemsize: isize,
+        new_itemsize: isize,
+    },
 }
 
 impl Error {
     pub fn kind(&self) -> Kind {
         use Error::*;
         match self {
-            Ndim { .. } | TooManyDims { .. } | TooFewDims { .. } => Kind::Ndim,
+            Ndim { .. } | TooManyDims { .. } | TooFewDims { .. } | ItemsizeOf0d { .. } => Kind::Ndim,
             Axis { .. } | RepeatedAxis { .. } => Kind::Axis,
             Itemsize { .. } => Kind::Itemsize,
             NegativeDim { .. }
@@ -166,14 +190,16 @@ impl Error {
             Indirect { .. } | NegativeSuboffset { .. } => Kind::Indirect,
             OutOfBounds | SubviewTooLarge { .. } | NegativeOffset { .. } => Kind::Bounds,
             Broadcast { .. } | BroadcastRank { .. } => Kind::Broadcast,
-            NotContiguous => Kind::NotContiguous,
+            NotContiguous | LastAxisNotContiguous { .. } => Kind::NotContiguous,
             Order { .. }
             | Rule { .. }
             | ItemKind { .. }
             | Count { .. }
             | Window { .. }
             | UnevenSplit { .. }
-            | Sections { .. } => Kind::Value,
+            | Sections { .. }
+            | SmallerItemsize { .. }
+            | LargerItemsize { .. } => Kind::Value,
         }
     }
 }
@@ -237,6 +263,26 @@ impl fmt::Display for Error {
                 write!(f, "an axis of extent {len} does not split into {sections} equal sections")
             }
             Sections { sections } => write!(f, "number of sections {sections} is not positive"),
+            ItemsizeOf0d { itemsize, new_itemsize } => write!(
+                f,
+                "changing the item size of a 0-d view is only supported if it is unchanged \
+                 ({itemsize} bytes, not {new_itemsize})"
+            ),
+            LastAxisNotContiguous { axis, stride, itemsize } => write!(
+                f,
+                "to change the item size, the last axis must be contiguous: axis {axis} has stride \
+                 {stride}, not the item size {itemsize}"
+            ),
+            SmallerItemsize { itemsize, new_itemsize } => write!(
+                f,
+                "when changing to a smaller item size, it must divide the original one: \
+                 {new_itemsize} does not divide {itemsize}"
+            ),
+            LargerItemsize { len, itemsize, new_itemsize } => write!(
+                f,
+                "when changing to a larger item size, it must divide the bytes of the last axis: \
+                 {new_itemsize} does not divide {len} items of {itemsize} bytes"
+            ),
         }
     }
 }

@@ -17,6 +17,7 @@ mod parts;
 mod query;
 mod reshape;
 mod split;
+mod view_as;
 mod window;
 
 pub use axes::Axis;

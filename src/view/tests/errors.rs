@@ -51,6 +51,10 @@ fn name(e: &Error) -> &'static str {
         Window { .. } => "Window",
         UnevenSplit { .. } => "UnevenSplit",
         Sections { .. } => "Sections",
+        ItemsizeOf0d { .. } => "ItemsizeOf0d",
+        LastAxisNotContiguous { .. } => "LastAxisNotContiguous",
+        SmallerItemsize { .. } => "SmallerItemsize",
+        LargerItemsize { .. } => "LargerItemsize",
     }
 }
 
@@ -125,6 +129,16 @@ fn produced() -> Vec<(Error, Error)> {
         (err(a.derive(|w| w.sliding_window(1, 7, 1))), Error::Window { window: 7, axis: 1, len: 6 }),
         (first_err(a.split_sections(1, 4, false).map(|i| i.collect())), Error::UnevenSplit { len: 6, sections: 4 }),
         (first_err(a.split_sections(1, 0, true).map(|i| i.collect())), Error::Sections { sections: 0 }),
+        (
+            err(View::strided(BASE, 8, &[], &[]).unwrap().derive(|w| w.view_as(8, 4))),
+            Error::ItemsizeOf0d { itemsize: 8, new_itemsize: 4 },
+        ),
+        (
+            err(a.derive(|w| w.transpose()).unwrap().derive(|w| w.view_as(8, 4))),
+            Error::LastAxisNotContiguous { axis: 1, stride: 48, itemsize: 8 },
+        ),
+        (err(a.derive(|w| w.view_as(8, 3))), Error::SmallerItemsize { itemsize: 8, new_itemsize: 3 }),
+        (err(a.derive(|w| w.view_as(8, 32))), Error::LargerItemsize { len: 6, itemsize: 8, new_itemsize: 32 }),
     ]
 }
 
@@ -145,6 +159,9 @@ fn every_core_error_is_produced() {
         "Index",
         "Indirect",
         "Itemsize",
+        "ItemsizeOf0d",
+        "LargerItemsize",
+        "LastAxisNotContiguous",
         "MultipleEllipsis",
         "MultipleUnknown",
         "Ndim",
@@ -161,6 +178,7 @@ fn every_core_error_is_produced() {
         "RepeatedAxis",
         "Sections",
         "SizeMismatch",
+        "SmallerItemsize",
         "StepZero",
         "SubviewTooLarge",
         "TooFewDims",
@@ -172,7 +190,7 @@ fn every_core_error_is_produced() {
         "WindowStep",
     ];
     assert_eq!(names, all.to_vec());
-    assert_eq!(all.len() + FFI_ONLY.len(), 34);
+    assert_eq!(all.len() + FFI_ONLY.len(), 38);
 }
 
 #[test]
@@ -209,6 +227,10 @@ fn kinds_and_messages() {
     assert_eq!(kind(Error::SubviewTooLarge { offset: 0, need: 1, have: 0 }), Kind::Bounds);
     assert_eq!(kind(Error::Broadcast { axis: 0, from: 2, to: 3 }), Kind::Broadcast);
     assert_eq!(kind(Error::NotContiguous), Kind::NotContiguous);
+    assert_eq!(kind(Error::ItemsizeOf0d { itemsize: 8, new_itemsize: 4 }), Kind::Ndim);
+    assert_eq!(kind(Error::LastAxisNotContiguous { axis: 0, stride: 16, itemsize: 8 }), Kind::NotContiguous);
+    assert_eq!(kind(Error::SmallerItemsize { itemsize: 8, new_itemsize: 3 }), Kind::Value);
+    assert_eq!(kind(Error::LargerItemsize { len: 3, itemsize: 4, new_itemsize: 8 }), Kind::Value);
     assert_eq!(kind(Error::SizeMismatch { from: 1, to: 2 }), Kind::Shape);
     assert_eq!(kind(Error::NegativeDim { axis: 0, len: -1 }), Kind::Shape);
     assert_eq!(kind(Error::Order { order: 0 }), Kind::Value);

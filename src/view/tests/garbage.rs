@@ -62,6 +62,7 @@ enum Op {
     SplitAt(isize, Vec<isize>),
     Subview(isize, Vec<isize>, bool),
     Queries(i128, isize, Vec<isize>),
+    ViewAs(isize),
 }
 
 fn small_axis() -> impl Strategy<Value = isize> {
@@ -94,6 +95,7 @@ fn arb_op() -> impl Strategy<Value = Op> {
         (small_axis(), prop::collection::vec(extreme(), 0..=4)).prop_map(|(a, i)| Op::SplitAt(a, i)),
         (extreme(), vec9(extreme_dim()), any::<bool>()).prop_map(|(o, s, f)| Op::Subview(o, s, f)),
         (any::<i64>(), extreme(), vec9(extreme())).prop_map(|(o, n, i)| Op::Queries(o as i128, n, i)),
+        prop_oneof![4 => 1..=32isize, 1 => extreme()].prop_map(Op::ViewAs),
     ]
 }
 
@@ -195,6 +197,19 @@ fn run(src: &V, itemsize: isize, op: &Op) {
         }
         Op::Subview(o, s, f) => check(src.derive(|w| w.subview(itemsize, *o, s, if *f { Order::F } else { Order::C }))),
         Op::Queries(offset, nbytes, idx) => queries(src, itemsize, *offset, *nbytes, idx, deref),
+        Op::ViewAs(to) => {
+            // Items of another size cover exactly the source's bytes.
+            if let Ok(out) = src.derive(|w| w.view_as(itemsize, *to)) {
+                invariants(&out);
+                assert!(direct(&out), "{out:?}");
+                assert_eq!(
+                    exact_extent(&out, *to),
+                    exact_extent(src, itemsize),
+                    "{src:?} as items of {to} bytes: {out:?}"
+                );
+                assert!(src.parts().view_as(itemsize, *to).is_ok());
+            }
+        }
     }
 }
 

@@ -211,6 +211,8 @@ fn other_operations_refuse_indirect_views() {
     assert_eq!(v.derive(|w| w.broadcast_to(&[2, 3, 4])), ind);
     assert_eq!(v.derive(|w| w.diagonal(0, 0, 1)), ind);
     assert_eq!(v.derive(|w| w.sliding_window(1, 2, 1)), ind);
+    assert_eq!(v.derive(|w| w.view_as(4, 2)), ind);
+    assert_eq!(v.derive(|w| w.view_as(4, 4)), ind, "also for an equal item size");
     assert_eq!(v.extent(4), Err(Error::Indirect { axis: 0 }));
     assert_eq!(v.check_bounds(4, 0, 1 << 40), Err(Error::Indirect { axis: 0 }));
     assert_eq!(v.may_overlap(4), Err(Error::Indirect { axis: 0 }));

@@ -31,6 +31,7 @@ mod queries;
 mod reshape;
 mod shape_ops;
 mod slicing;
+mod view_as;
 
 type V = View<usize>;
 
@@ -63,6 +64,7 @@ in_place! {
     broadcast_to(shape: &[isize]);
     diagonal(offset: isize, axis1: isize, axis2: isize);
     sliding_window(axis: isize, window: isize, step: isize);
+    view_as(itemsize: isize, new_itemsize: isize);
 }
 
 impl<P: Addr> View<P> {
