@@ -56,8 +56,16 @@ $(PKG): $(VPY) $(PKG_SOURCES)
 
 package: $(PKG)
 
-# A build where cargo cannot be found stops with meson.build's message saying what to install.
+# A build where cargo cannot be found stops with meson.build's message saying what to install;
+# a source tree without the generator's table (an sdist made by hand) stops with the message
+# naming the missing file, before building anything.
 package-errors: $(VPY)
+	@rm -rf $(BUILD)/nogen && mkdir -p $(BUILD)/nogen/src && git archive HEAD | tar -x -C $(BUILD)/nogen/src
+	@rm $(BUILD)/nogen/src/tools/ops.py
+	@cd $(BUILD)/nogen && $(VENV_PATH) $(CURDIR)/$(VPY) -m pip wheel --no-build-isolation --no-deps \
+	  -Cbuild-dir=$(CURDIR)/$(BUILD)/nogen/build -w out ./src >log 2>&1 && { echo "a build without tools/ops.py succeeded"; exit 1; }; \
+	grep -q "tools/ops.py is missing" $(CURDIR)/$(BUILD)/nogen/log || { cat $(CURDIR)/$(BUILD)/nogen/log; echo "a build without tools/ops.py did not say so"; exit 1; }; \
+	echo "package-errors: a source tree without tools/ops.py says it is missing"
 	@nocargo=$(CURDIR)/$(VENV)/bin:/usr/bin:/bin; if PATH=$$nocargo command -v cargo >/dev/null; then \
 	  echo "package-errors: SKIPPED, cargo is in /usr/bin"; exit 0; fi; \
 	rm -rf $(BUILD)/nocargo; PATH=$$nocargo $(VPY) -m pip wheel --no-build-isolation --no-deps \
