@@ -169,7 +169,7 @@ CY_OUT ?= $(BUILD)
 CYBUILD = $(CY_PY) tools/build_ext.py
 
 cython-demo: lib $(PKG)
-	@for m in flat_buffer corner raw_pointer handoff copy_fill dlpack; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
+	@for m in flat_buffer corner raw_pointer handoff copy_fill dlpack real_imag; do $(CYBUILD) examples/cython/$$m.pyx --out $(BUILD)/examples/cython >/dev/null || exit 1; done
 	@$(CYBUILD) examples/cython/pool_prange.pyx --out $(BUILD)/examples/cython --openmp >/dev/null
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 

@@ -63,7 +63,7 @@ def header(path):
 
 # The header's names of the table's placeholders (tools/ops.py).
 PLACEHOLDER_NAMES = {"s": {"src"}, "n": {"ndim", "src_ndim"}, "m": {"out_ndim", "dst_ndim"}, "isz": {"itemsize"},
-                     "o": {"out", "outs", "out_view"}}
+                     "new_isz": {"new_itemsize"}, "o": {"out", "outs", "out_view"}}
 
 
 def table_problems(params):

@@ -464,7 +464,9 @@ def view_as_decls(op, code, ctype):
 
 def dtype_file(code, ctype, size):
     """memviewslice/<code>.pxd: every helper for one element type."""
-    stdint = "from libc.stdint cimport " + ctype + "\n" if ctype.endswith("_t") else ""
+    # The integer types of this dtype and of the sources of its reinterpreting helpers.
+    ints = [t for c, t, _ in DTYPES if t.endswith("_t") and (t == ctype or view_as_ops())]
+    stdint = f"from libc.stdint cimport {', '.join(ints)}\n" if ints else ""
     views = "".join(f"ctypedef {memoryview(ctype, n)} view_{n}d\n" for n in NDIMS)
     from_slice = "".join(f'    {memoryview(ctype, n)} from_slice_{n}d "__mvs_pyx_from_slice"(const mvs_slice *s)\n'
                          for n in NDIMS)

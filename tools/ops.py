@@ -14,8 +14,10 @@ Each entry is a dict with these fields:
   read-only views.
 - `kind`: "view" (a view of the source's memory, the default), "copy" (copy_Nd and copy_Md_Nd:
   mvs_copy between views of N dimensions, or from M < N), "fill" (fill_Nd), "copy_contiguous"
-  (copy_c_Nd and copy_f_Nd: a copy in a new buffer), or "split" (a derivation into an array of
-  views: no typed helper, each piece is read back with from_slice_Nd).
+  (copy_c_Nd and copy_f_Nd: a copy in a new buffer), "view_as" (a view of another dtype's
+  view: <dtype>.from_<other>_Nd, `{isz}` the other's item size and `{new_isz}` this one's) or
+  "split" (a derivation into an array of views: no typed helper, each piece is read back with
+  from_slice_Nd).
 - `c`: the library function.
 - `args`: its arguments, a format string over `{s}` (the source), `{n}` (its number of
   dimensions), `{m}` (the result's), `{isz}` (the item size: the helper is then one macro per
@@ -91,6 +93,8 @@ OPS = [
          icount=["broadcast_to"]),
     dict(name="squeeze", c="mvs_squeeze", args="{s}, {n}, {o}", params=[], dims="down", check_ndim=True,
          doc="np.squeeze(a); ValueError unless the result has {m} dimensions.", icount=["squeeze"]),
+    dict(name="view_as", kind="view_as", c="mvs_view_as", args="{s}, {n}, {isz}, {new_isz}, {o}", params=[],
+         dims="same", doc="a.view(T): the items of another dtype's view as this one's.", icount=["view_as"]),
     dict(name="split_sections", kind="split", c="mvs_split_sections",
          args="{s}, {n}, axis, sections, uneven, {o}, nouts",
          params=["int axis", "Py_ssize_t sections", "int uneven", "Py_ssize_t nouts"], dims="same",

@@ -1,7 +1,7 @@
 """The Cython examples (`make demo`): problem 1 (views of one flat buffer), problem 2 (a
 sliced memoryview returned from nogil code), a C pointer as a typed memoryview, C memory
-handed to NumPy, a typed pool under prange, copies and fills made in nogil code, and DLPack
-both ways with NumPy."""
+handed to NumPy, a typed pool under prange, copies and fills made in nogil code, DLPack both
+ways with NumPy, and the real and imaginary parts of a read-only complex array."""
 
 import numpy as np
 
@@ -123,3 +123,15 @@ assert dlpack.trace(x) == np.trace(x)
 dlpack.scale(x[:, 1:3], 10.0)
 print("after scale(x[:, 1:3], 10), x is\n", x[::-1])
 assert x[::-1][0].tolist() == [0, 10, 20, 3]
+
+print("== real_imag: z.real and z.imag of a read-only complex128 array as float64 views, in nogil code")
+import real_imag
+
+z = (np.arange(12.0) + 1j * np.arange(12.0, 24.0)).reshape(3, 4)
+z.flags.writeable = False
+re, im, t = real_imag.parts_of(z)
+re, im = np.asarray(re), np.asarray(im)
+print("real:\n", re, "\nimag:\n", im, "\nsum |z[i, i]|^2:", t)
+assert re.dtype == np.float64 and np.array_equal(re, z.real) and np.array_equal(im, z.imag)
+assert re.strides == z.real.strides and np.shares_memory(re, z) and not re.flags.writeable
+assert t == sum(abs(z[i, i]) ** 2 for i in range(3))
