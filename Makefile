@@ -174,8 +174,15 @@ cython-demo: lib $(PKG)
 	PYTHONPATH=$(BUILD)/examples/cython $(VPY) examples/cython/run.py
 
 # --- tests --------------------------------------------------------------------------------
-test: check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz-smoke icount numpy-test dlpack-test cython-test \
-  cython-oldest readme-example install-test package-errors user-project
+# The checks are independent targets of one graph: `make test` runs them JOBS at a time (every
+# core by default), each target's output kept together; a failure stops the run at once.
+TESTS := check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind \
+  fuzz-smoke icount numpy-test dlpack-test cython-test cython-oldest readme-example install-test package-errors \
+  user-project
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+test:
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(TESTS)
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
 check-header: lib
@@ -222,39 +229,72 @@ header-alone:
 rust-test:
 	$(CARGO) test --release
 
-# Every C test as C11 and as C++, under ASan+UBSan, against the shared and the static library.
-C_TESTS := $(wildcard c_tests/*.c)
-C_VARIANTS := c-shared c-static cxx-shared cxx-static
+# The library files that the C rules below depend on: cargo rebuilds them when a Rust source
+# changes (`lib`, phony, asks cargo every time).
+RUST_SOURCES := Cargo.toml Cargo.lock build.rs cbindgen.toml $(wildcard src/*.rs src/*/*.rs src/*/*/*.rs)
+LIB_FILES := $(LIBDIR)/libmemviewslice.a $(LIBDIR)/libmemviewslice.so
 
-c-test: lib
-	@mkdir -p $(BUILD)/c_tests
-	@set -e; for t in $(C_TESTS); do n=$$(basename $$t .c); \
-	  for v in $(C_VARIANTS); do \
-	    case $$v in c-*) comp="$(CC) -std=c11";; cxx-*) comp="$(CXX) -x c++ -std=c++17";; esac; \
-	    case $$v in *-shared) link="-L$(LIBDIR) -Wl,-rpath,$(CURDIR)/$(LIBDIR) -lmemviewslice";; \
-	                *-static) link="$(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)";; esac; \
-	    out=$(BUILD)/c_tests/$$n-$$v; \
-	    $$comp $(STRICT) $(SANITIZE) -pthread -g -Iinclude $$t -x none -o $$out $$link; \
-	    echo "== $$out"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$out; \
-	  done; done
+$(LIB_FILES) &: $(RUST_SOURCES)
+	$(CARGO) build --release --lib
+	@ln -sf libmemviewslice.so $(LIBDIR)/$(SONAME)
+	@touch $(LIB_FILES)
+
+# Every C test as C11 and as C++, under ASan+UBSan, against the shared and the static library:
+# one binary per test and variant, built by a rule that knows what it includes and links, and
+# run into a log (shown when the test fails) with a stamp, so that `make -j` builds and runs
+# them in parallel and a second run redoes only what changed.
+C_TEST_NAMES := $(basename $(notdir $(wildcard c_tests/test_*.c)))
+C_VARIANTS := c-shared c-static cxx-shared cxx-static
+C_DEPS := $(wildcard c_tests/*.h include/*.h) $(LIB_FILES)
+C_COMPILE_c := $(CC) -std=c11
+C_COMPILE_cxx := $(CXX) -x c++ -std=c++17
+C_LINK_shared := -L$(LIBDIR) -Wl,-rpath,$(CURDIR)/$(LIBDIR) -lmemviewslice
+C_LINK_static := $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+C_TEST_RUNS := $(foreach t,$(C_TEST_NAMES),$(foreach v,$(C_VARIANTS),$(BUILD)/c_tests/$(t)-$(v).ok))
+.SECONDARY: $(C_TEST_RUNS:.ok=)
+
+# $(call c_test_rule,LANGUAGE,LINKAGE): the pattern rule of one variant.
+define c_test_rule
+$(BUILD)/c_tests/%-$(1)-$(2): c_tests/%.c $(C_DEPS)
+	@mkdir -p $$(@D)
+	$(C_COMPILE_$(1)) $(STRICT) $(SANITIZE) -pthread -g -Iinclude $$< -x none -o $$@ $(C_LINK_$(2))
+endef
+$(foreach l,c cxx,$(foreach k,shared static,$(eval $(call c_test_rule,$(l),$(k)))))
+
+# Runs a test binary into $@.log; prints its last line, or the whole log when it fails.
+RUN_LOGGED = { $(1) >$@.log 2>&1 && echo "== $< : $$(tail -n 1 $@.log)" && touch $@; } || \
+  { cat $@.log; echo "== $< FAILED"; exit 1; }
+
+$(BUILD)/c_tests/%.ok: $(BUILD)/c_tests/%
+	@$(call RUN_LOGGED,ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $<)
+
+c-test: $(C_TEST_RUNS)
 
 # The ownership tests without sanitizers under valgrind, which also sees the Rust code (ASan
 # instruments only the C side): no leak, no invalid access, against the shared and the static
 # library. Skipped, with a message, where valgrind is not installed (nothing is installed here).
 VALGRIND_TESTS := test_buffer test_buffer_threads test_pool test_attach test_copy test_dlpack
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
+HAVE_VALGRIND := $(shell command -v valgrind 2>/dev/null)
+VALGRIND_RUNS := $(foreach t,$(VALGRIND_TESTS),$(foreach k,shared static,$(BUILD)/valgrind/$(t)-$(k).ok))
+.SECONDARY: $(VALGRIND_RUNS:.ok=)
 
-valgrind: lib
-	@if ! command -v valgrind >/dev/null 2>&1; then \
-	  echo "valgrind: SKIPPED, valgrind is not installed (Debian: apt-get install valgrind)"; exit 0; fi; \
-	mkdir -p $(BUILD)/valgrind; set -e; for n in $(VALGRIND_TESTS); do \
-	  for v in shared static; do \
-	    case $$v in shared) link="-L$(LIBDIR) -Wl,-rpath,$(CURDIR)/$(LIBDIR) -lmemviewslice";; \
-	                static) link="$(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)";; esac; \
-	    out=$(BUILD)/valgrind/$$n-$$v; \
-	    $(CC) -std=c11 $(STRICT) -pthread -g -Iinclude c_tests/$$n.c -o $$out $$link; \
-	    echo "== valgrind $$out"; $(VALGRIND) $$out; \
-	  done; done
+define valgrind_rule
+$(BUILD)/valgrind/%-$(1): c_tests/%.c $(C_DEPS)
+	@mkdir -p $$(@D)
+	$(CC) -std=c11 $(STRICT) -pthread -g -Iinclude $$< -o $$@ $(C_LINK_$(1))
+endef
+$(foreach k,shared static,$(eval $(call valgrind_rule,$(k))))
+
+$(BUILD)/valgrind/%.ok: $(BUILD)/valgrind/%
+	@$(call RUN_LOGGED,$(VALGRIND) $<)
+
+ifeq ($(HAVE_VALGRIND),)
+valgrind:
+	@echo "valgrind: SKIPPED, valgrind is not installed (Debian: apt-get install valgrind)"
+else
+valgrind: $(VALGRIND_RUNS)
+endif
 
 numpy-test: lib $(VPY)
 	$(VPY) tests/numpy_oracle.py $(LIBDIR)/libmemviewslice.so

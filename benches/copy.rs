@@ -24,17 +24,20 @@ const N: usize = 1024;
 const BYTES: u64 = (N * N * 8) as u64;
 
 fn ok(status: mvs_status) {
+    // SAFETY: mvs_last_error gives a NUL-terminated message that lives until the thread's next call.
     assert_eq!(status, MVS_OK, "{:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
 }
 
 fn view(data: *mut f64, shape: &[isize], strides_items: &[isize]) -> mvs_slice {
     let strides: Vec<isize> = strides_items.iter().map(|s| s * 8).collect();
     let mut v = mvs_slice::default();
+    // SAFETY: `data` is the start of a live allocation that the shape and strides stay inside; `v` is a local.
     ok(unsafe { mvs_view_strided(data.cast(), 8, shape.len() as i32, shape.as_ptr(), strides.as_ptr(), &mut v) });
     v
 }
 
 fn copy(src: &mvs_slice, dst: &mvs_slice, ndim: i32) {
+    // SAFETY: `src` and `dst` are views of the benchmark's live allocations.
     ok(unsafe { mvs_copy(black_box(src), ndim, black_box(dst), ndim, 8) });
 }
 
@@ -48,6 +51,7 @@ fn data_movement(c: &mut Criterion) {
     let (s, d) = (big.as_mut_ptr(), dst.as_mut_ptr());
 
     g.bench_function("contiguous/memcpy", |b| {
+        // SAFETY: `s` and `d` point to live allocations of at least BYTES bytes that do not overlap.
         b.iter(|| unsafe { libc::memcpy(black_box(d).cast(), black_box(s).cast::<c_void>(), BYTES as usize) })
     });
     let (sv, dv) = (view(s, &[(N * N) as isize], &[1]), view(d, &[(N * N) as isize], &[1]));
@@ -56,6 +60,7 @@ fn data_movement(c: &mut Criterion) {
     let n = N as isize;
     let (sv, dv) = (view(s, &[n, n], &[2 * n, 2]), view(d, &[n, n], &[n, 1]));
     g.bench_function("strided/loop", |b| {
+        // SAFETY: every index stays inside `big` (2 N^2 items) and `dst` (N^2 items), both alive.
         b.iter(|| unsafe {
             let (s, d) = (black_box(s), black_box(d));
             for i in 0..N {
@@ -69,6 +74,7 @@ fn data_movement(c: &mut Criterion) {
 
     let (sv, dv) = (view(s, &[n, n], &[1, n]), view(d, &[n, n], &[n, 1]));
     g.bench_function("transposed/loop", |b| {
+        // SAFETY: every index stays inside `big` and `dst`, both alive.
         b.iter(|| unsafe {
             let (s, d) = (black_box(s), black_box(d));
             for i in 0..N {
@@ -79,6 +85,7 @@ fn data_movement(c: &mut Criterion) {
         })
     });
     g.bench_function("transposed/tiled32", |b| {
+        // SAFETY: every index stays inside `big` and `dst`, both alive.
         b.iter(|| unsafe {
             let (s, d) = (black_box(s), black_box(d));
             for i0 in (0..N).step_by(32) {
@@ -95,16 +102,20 @@ fn data_movement(c: &mut Criterion) {
     g.bench_function("transposed/mvs_copy", |b| b.iter(|| copy(&sv, &dv, 2)));
 
     let dv = view(d, &[(N * N) as isize], &[1]);
+    // SAFETY: `d` points to a live allocation of BYTES bytes.
     g.bench_function("fill/memset", |b| b.iter(|| unsafe { libc::memset(black_box(d).cast(), 0, BYTES as usize) }));
     let zero = 0f64;
     g.bench_function("fill/mvs_fill_zero", |b| {
+        // SAFETY: `dv` views `dst`, alive; the item is an 8-byte local.
         b.iter(|| ok(unsafe { mvs_fill(black_box(&dv), 1, 8, black_box(&zero as *const f64).cast()) }))
     });
     g.bench_function("fill/loop", |b| {
+        // SAFETY: `d` points to N^2 live f64s, borrowed by nothing else during the call.
         b.iter(|| unsafe { core::slice::from_raw_parts_mut(black_box(d), N * N).fill(black_box(1.5)) })
     });
     let value = 1.5f64;
     g.bench_function("fill/mvs_fill", |b| {
+        // SAFETY: `dv` views `dst`, alive; the item is an 8-byte local.
         b.iter(|| ok(unsafe { mvs_fill(black_box(&dv), 1, 8, black_box(&value as *const f64).cast()) }))
     });
     g.finish();
@@ -116,6 +127,7 @@ fn data_movement(c: &mut Criterion) {
     let (sv, dv) = (view(a.as_mut_ptr(), &[3, 3], &[8, 1]), view(out.as_mut_ptr(), &[3, 3], &[3, 1]));
     g.bench_function("floor", |b| {
         let mut copy = mvs_slice::default();
+        // SAFETY: `out` holds 9 f64s (72 bytes) and `a` 64; `copy` and `sv` are locals.
         b.iter(|| unsafe {
             copy = *black_box(&sv);
             black_box(&mut copy);

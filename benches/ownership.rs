@@ -20,6 +20,7 @@ use memviewslice::ffi::*;
 const C: c_int = b'C' as c_int;
 
 fn ok(status: mvs_status) {
+    // SAFETY: mvs_last_error gives a NUL-terminated message that lives until the thread's next call.
     assert_eq!(status, MVS_OK, "{:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
 }
 
@@ -28,6 +29,7 @@ fn ownership(c: &mut Criterion) {
     g.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
 
     g.bench_function("malloc_free_72", |b| {
+        // SAFETY: malloc's pointer goes to free once.
         b.iter(|| unsafe {
             let p = libc::malloc(black_box(72));
             libc::free(black_box(p));
@@ -36,15 +38,18 @@ fn ownership(c: &mut Criterion) {
 
     let shape = [3isize, 3];
     let mut pool: *mut mvs_pool = core::ptr::null_mut();
+    // SAFETY: `shape` holds 2 extents; `pool` is a local.
     ok(unsafe { mvs_pool_create(8, 2, shape.as_ptr(), C, 16, &mut pool) });
     let mut view = mvs_slice::default();
     g.bench_function("pool_acquire_release", |b| {
+        // SAFETY: `pool` is live (destroyed after the group); `view` is a local.
         b.iter(|| unsafe {
             mvs_pool_acquire(black_box(pool), &mut view);
             black_box(&mut view);
             mvs_pool_release(black_box(pool), &view)
         })
     });
+    // SAFETY: `pool` is live and no longer used after this.
     unsafe { mvs_pool_destroy(pool) };
 
     // Contended: 4 threads share one pool (and, for comparison, call malloc/free); the time
@@ -52,10 +57,12 @@ fn ownership(c: &mut Criterion) {
     // half the single-thread time).
     for threads in [2usize, 4] {
         let mut pool: *mut mvs_pool = core::ptr::null_mut();
+        // SAFETY: `shape` holds 2 extents; `pool` is a local.
         ok(unsafe { mvs_pool_create(8, 2, shape.as_ptr(), C, 16, &mut pool) });
         let shared = SendPtr(pool);
         g.bench_function(format!("pool_acquire_release_{threads}threads"), |b| {
             b.iter_custom(|iters| {
+                // SAFETY: `p` is the live shared pool (thread-safe); `view` is the thread's own.
                 contended(threads, iters, shared, |p, view| unsafe {
                     mvs_pool_acquire(black_box(p.0), view);
                     black_box(&mut *view);
@@ -65,16 +72,19 @@ fn ownership(c: &mut Criterion) {
         });
         g.bench_function(format!("malloc_free_72_{threads}threads"), |b| {
             b.iter_custom(|iters| {
+                // SAFETY: malloc's pointer goes to free once.
                 contended(threads, iters, shared, |_, _| unsafe {
                     let p = libc::malloc(black_box(72));
                     libc::free(black_box(p));
                 })
             })
         });
+        // SAFETY: `pool` is live and no longer used after this.
         unsafe { mvs_pool_destroy(pool) };
     }
 
     g.bench_function("buffer_alloc_release", |b| {
+        // SAFETY: each iteration releases the buffer it allocated.
         b.iter(|| unsafe {
             let mut buf: *mut mvs_buffer = core::ptr::null_mut();
             mvs_buffer_alloc(black_box(72), 8, 0, &mut buf);
@@ -83,17 +93,21 @@ fn ownership(c: &mut Criterion) {
     });
 
     let mut buf: *mut mvs_buffer = core::ptr::null_mut();
+    // SAFETY: `buf` is a local.
     ok(unsafe { mvs_buffer_alloc(72, 8, 0, &mut buf) });
     g.bench_function("buffer_retain_release", |b| {
+        // SAFETY: `buf` is live: each retain is balanced by a release.
         b.iter(|| unsafe {
             mvs_buffer_retain(black_box(buf));
             mvs_buffer_release(black_box(buf));
         })
     });
+    // SAFETY: `buf`'s last reference, no longer used after this.
     unsafe { mvs_buffer_release(buf) };
 
     let mut memory = [0u8; 72];
     g.bench_function("buffer_wrap_release", |b| {
+        // SAFETY: `memory` outlives each wrapped buffer, released in the same iteration.
         b.iter(|| unsafe {
             let mut w: *mut mvs_buffer = core::ptr::null_mut();
             mvs_buffer_wrap(black_box(memory.as_mut_ptr().cast()), 72, None, core::ptr::null_mut(), 0, &mut w);
@@ -107,6 +121,7 @@ fn ownership(c: &mut Criterion) {
 struct SendPtr(*mut mvs_pool);
 // SAFETY: the pool is thread-safe; the pointer is only passed to its functions.
 unsafe impl Send for SendPtr {}
+// SAFETY: as for Send: the pool's functions may be called from any thread at once.
 unsafe impl Sync for SendPtr {}
 
 /// Runs `op` `iters` times in total, split over `threads` threads started together, each with

@@ -50,6 +50,7 @@ unsafe extern "C" fn floor(src: *const mvs_slice, ndim: c_int, out: *mut mvs_sli
 struct Line(mvs_slice);
 
 fn check(status: mvs_status, what: &str) {
+    // SAFETY: mvs_last_error gives a NUL-terminated message that lives until the thread's next call.
     assert_eq!(status, MVS_OK, "{what} failed: {:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
 }
 
@@ -57,6 +58,7 @@ fn views(c: &mut Criterion) {
     let mut buffer = vec![0f64; SHAPE.iter().product::<isize>() as usize];
     let mut src = Line::default();
     check(
+        // SAFETY: `buffer` holds the SHAPE's items; `src` is a local.
         unsafe {
             mvs_view_contiguous(buffer.as_mut_ptr().cast::<c_void>(), ITEMSIZE, 4, SHAPE.as_ptr(), C, &mut src.0)
         },
@@ -65,6 +67,7 @@ fn views(c: &mut Criterion) {
     // A non-contiguous source, src[:, :, :16, :], of shape (8, 16, 16, 64): it still reshapes to
     // (128, 1024) without a copy (axes 0-1 and 2-3 merge), as NumPy's reshape does.
     let mut strided = Line::default();
+    // SAFETY: `src` is a valid 4-d view; `strided` is a local.
     check(unsafe { mvs_slice_axis(&src.0, 4, 2, 0, 16, 1, &mut strided.0) }, "mvs_slice_axis");
 
     let mut g = c.benchmark_group("views");
@@ -84,14 +87,17 @@ fn views(c: &mut Criterion) {
             {
                 let $s = src_ptr;
                 let $o = out_ptr;
+                // SAFETY: `$s` and `$o` point to the benchmark's views, alive for the group.
                 check(unsafe { $call }, $name);
             }
             g.bench_function($name, |b| {
                 b.iter(|| {
                     let $s = black_box(src_ptr);
                     let $o = black_box(out_ptr);
+                    // SAFETY: as above: the views outlive the benchmark.
                     let status = unsafe { $call };
                     black_box(status);
+                    // SAFETY: `$o` points to the output view, alive and not borrowed elsewhere.
                     black_box(unsafe { &*$o });
                 })
             });
@@ -110,6 +116,7 @@ fn views(c: &mut Criterion) {
     let count = SHAPE.iter().product::<isize>();
     let mut flat = Line::default();
     check(
+        // SAFETY: `buffer` holds `count` items; `flat` is a local.
         unsafe { mvs_view_contiguous(buffer.as_mut_ptr().cast::<c_void>(), ITEMSIZE, 1, &count, C, &mut flat.0) },
         "mvs_view_contiguous",
     );
@@ -172,6 +179,7 @@ fn views(c: &mut Criterion) {
     bench!("view_as", s, |s, o| mvs_view_as(s, 4, 8, 4, o));
     // Squeeze needs an extent-1 axis: squeeze the (8, 16, 1, 32, 64) view expand_dims makes.
     let mut expanded = Line::default();
+    // SAFETY: `src` is a valid 4-d view; `expanded` is a local.
     check(unsafe { mvs_expand_dims(&src.0, 4, 2, &mut expanded.0) }, "mvs_expand_dims");
     bench!("squeeze_axis", &expanded.0, |s, o| mvs_squeeze_axis(s, 5, 2, o));
     bench!("squeeze", &expanded.0, |s, o| mvs_squeeze(s, 5, o, out_ndim_ptr));
