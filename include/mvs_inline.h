@@ -73,7 +73,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
    `dst` may be `src`. c_tests/test_inline.c compares it with the library. */
 #define MVS_INLINE_SLICE_AXIS(dst, src, ndim, axis, start, stop, step, ok)                                      \
     do {                                                                                                         \
-        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis);                                   \
+        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 && mvs_n_ >= 0 ? (axis) + mvs_n_ : (axis);                                   \
         ptrdiff_t mvs_st_ = (step), mvs_first_, mvs_count_, mvs_stride_;                                        \
         (ok) = mvs_n_ >= 1 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_ && mvs_st_ != 0;                               \
         MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
@@ -124,7 +124,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
    for usual views (MVS_INLINE_USUAL), an axis and an index in range. */
 #define MVS_INLINE_INDEX_AXIS(dst, src, ndim, axis, index, ok)                                                   \
     do {                                                                                                         \
-        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis);                          \
+        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 && mvs_n_ >= 0 ? (axis) + mvs_n_ : (axis);                          \
         ptrdiff_t mvs_i_ = (index);                                                                              \
         (ok) = mvs_n_ >= 1 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_;                                                 \
         MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
