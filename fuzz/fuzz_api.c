@@ -54,7 +54,20 @@
  *   memory reference remains, never on a failed wrap; alloc'd memory aligned, zeroed when
  *   asked, writable to its end; pools: counts, the last array given back handed out first,
  *   arrays 64-byte aligned, a slot apart, writable and undisturbed while acquired, kept alive
- *   by a retained slab after mvs_pool_destroy; ASan's leak check at the end.
+ *   by a retained slab after mvs_pool_destroy; ASan's leak check at the end;
+ * - include/mvs_inline.h: each MVS_INLINE_* macro and mvs_inline_view_contiguous run beside
+ *   the library's call on the same arguments (the ops' and op_inline's hostile sources at the
+ *   usual bounds): a macro takes the case exactly when its comment says so, then gives the
+ *   library's bytes (and out_ndim); when it declines it writes nothing (fuzz_inline.c).
+ *
+ * Files: harness.h / harness.c the shared harness (the current call and its report, the input
+ * decoder and argument generators, guarded slots, arenas and pointer table, the model's
+ * arithmetic on views, the program's views, the checks every call shares); fuzz_index.c
+ * (slice_axis, index_axis, index), fuzz_reshape_split.c (reshape, subview, splits),
+ * fuzz_axes.c (the axis derivations and view_as), fuzz_construct.c, fuzz_query.c, fuzz_copy.c
+ * (copy, fill), fuzz_buffer.c (buffers, attachments, copy_contiguous), fuzz_pool.c,
+ * fuzz_dlpack.c, fuzz_inline.c (mvs_inline.h); this file: status strings, the regressions,
+ * the programs (the table of operations and their weights) and the entry point.
  *
  * Running it: `make fuzz FUZZ_SECONDS=N` (libFuzzer through clang when clang is on PATH, with a
  * coverage-instrumented copy of the library; else the seeded driver fuzz/driver.c) and `make
