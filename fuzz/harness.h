@@ -19,6 +19,9 @@
 #include <unistd.h>
 
 #include "memviewslice.h"
+
+/* ---- the model's numbers and error sets ------------------------------------------------------ */
+
 __extension__ typedef __int128 i128;
 #define PMAX ((i128)PTRDIFF_MAX)
 #define PMIN ((i128)PTRDIFF_MIN)
@@ -46,8 +49,14 @@ __extension__ typedef __int128 i128;
 /* The last status code. */
 #define LAST_STATUS MVS_ERR_VERSION
 #define MAXD MVS_MAX_DIMS
+
+/* ---- the current call (harness.c) --------------------------------------------------------- */
+
 #define NCV 4
 #define NCI 16
+
+/* ---- guarded slots, arenas, the pointer table (harness.c) --------------------------------- */
+
 enum { SL_SRC, SL_SRC2, SL_OUT, SL_OUT2, SL_OUT3, SL_ARR1, SL_ARR2, SL_ARR3, SL_ITEM, SL_OUTS, NSLOT };
 #define CANARY 0x5C
 #define SENT 0xAB
@@ -62,6 +71,9 @@ typedef struct {
 #define ARENA 8192
 #define TABLE 4096
 #define MAXITEMS 4096
+
+/* ---- the views a program works on, and a derivation's call (harness.c) -------------------- */
+
 #define NV 8
 typedef struct {
   mvs_slice s;
@@ -77,7 +89,13 @@ typedef struct {
   ptrdiff_t isz;
   ptrdiff_t out_isz; /* the result's item size when it differs (view_as), else 0 */
 } dc_t;
+
+/* ---- splits (fuzz_reshape_split.c; the regressions use it) -------------------------------- */
+
 #define IMPOSSIBLE (PTRDIFF_MAX / (ptrdiff_t)sizeof(mvs_slice))
+
+/* ---- the buffers' model (fuzz_buffer.c) ---------------------------------------------------- */
+
 #define NB 6
 #define NATT 4
 enum { BK_ALLOC, BK_WRAP, BK_COPY, BK_SLAB };
@@ -96,6 +114,9 @@ typedef struct {
   int natt;
   att_t att[NATT];
 } brec_t;
+
+/* ---- the pools' model (fuzz_pool.c) -------------------------------------------------------- */
+
 #define NPL 3
 #define NARR 48
 typedef struct {
