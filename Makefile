@@ -394,9 +394,9 @@ FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3
   -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
   -Cllvm-args=-sanitizer-coverage-trace-compares $(FUZZ_EXTRA_RUSTFLAGS)
 
-$(FUZZDIR)/driver: fuzz/fuzz_api.c fuzz/driver.c include/memviewslice.h lib
+$(FUZZDIR)/driver: $(wildcard fuzz/*.c fuzz/*.h) include/memviewslice.h include/mvs_inline.h lib
 	@mkdir -p $(FUZZDIR)
-	$(CC) -std=c11 $(STRICT) -g -O1 $(SANITIZE) -Iinclude fuzz/fuzz_api.c fuzz/driver.c -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+	$(CC) -std=c11 $(STRICT) -g -O1 $(SANITIZE) -Iinclude $(wildcard fuzz/*.c) -o $@ $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
 
 fuzz:
 	@mkdir -p $(FUZZDIR)/corpus
@@ -407,9 +407,9 @@ fuzz:
 	    RUSTFLAGS="$(FUZZ_RUSTFLAGS)" $(CARGO) build --release --lib --target $(RUST_HOST) --target-dir target/fuzz; \
 	    lib=target/fuzz/$(RUST_HOST)/release/libmemviewslice.a; \
 	  else $(MAKE) --no-print-directory lib; fi; \
-	  echo "clang ... -fsanitize=fuzzer,address,undefined fuzz/fuzz_api.c $$lib"; \
+	  echo "clang ... -fsanitize=fuzzer,address,undefined $(filter-out fuzz/driver.c,$(wildcard fuzz/*.c)) $$lib"; \
 	  clang -std=c11 $(STRICT) -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-	    -Iinclude fuzz/fuzz_api.c -o $(FUZZDIR)/fuzz_api $$lib $(STATIC_LIBS); \
+	    -Iinclude $(filter-out fuzz/driver.c,$(wildcard fuzz/*.c)) -o $(FUZZDIR)/fuzz_api $$lib $(STATIC_LIBS); \
 	  $(FUZZ_ENV) $(FUZZDIR)/fuzz_api -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZDIR)/ $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED)) $(FUZZDIR)/corpus; \
 	else \

@@ -173,6 +173,28 @@ struct mvs_dl_managed_tensor_versioned;
 #define MVS_CONTIG_CYTHON 1
 
 /**
+ * Extents of a usual view are below this: 2^30. A view is *usual* when every axis is direct
+ * (suboffset negative), its extent is in `0..MVS_USUAL_EXTENT_LIMIT` and its stride in
+ * `-MVS_USUAL_STRIDE_LIMIT..MVS_USUAL_STRIDE_LIMIT`. Then a stride times any number up to its
+ * extent is below 2^59 in magnitude and the sum of 8 such products below 2^62, so the fast
+ * paths (the library's derivations and small copies, the macros of `mvs_inline.h`) compute
+ * offsets, spans and new strides with no overflow test; every other view takes the checked
+ * path, with the same results. Views of real memory are almost always usual.
+ *
+ * Exactly twice `MVS_USUAL_STRIDE_LIMIT`, a power of two (asserted at compile time): a stride
+ * plus the stride limit is then below this limit, as an unsigned number, exactly when the
+ * stride is in range, so one unsigned comparison of the OR of the extents and the biased
+ * strides tests every axis at once.
+ */
+#define MVS_USUAL_EXTENT_LIMIT (1 << 30)
+
+/**
+ * Strides of a usual view are in `-MVS_USUAL_STRIDE_LIMIT..MVS_USUAL_STRIDE_LIMIT` (2^29):
+ * see `MVS_USUAL_EXTENT_LIMIT`.
+ */
+#define MVS_USUAL_STRIDE_LIMIT (1 << 29)
+
+/**
  * An opaque, atomically reference-counted owner of a memory block: either allocated by the
  * library (`mvs_buffer_alloc`) or foreign memory with a deallocation callback
  * (`mvs_buffer_wrap`). A new buffer has one reference, owned by the caller. Every reference

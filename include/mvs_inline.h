@@ -51,8 +51,9 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
 #define MVS_INLINE_EACH_AXIS_REV_(F, dst, src) \
     F(dst, src, 7) F(dst, src, 6) F(dst, src, 5) F(dst, src, 4) F(dst, src, 3) F(dst, src, 2) F(dst, src, 1) F(dst, src, 0)
 
-/* Sets `ok` to 0 unless the first `ndim` (in 0..=8) axes of `src` are usual: direct, with an
-   extent in 0..2^30 and a stride in -2^29..2^29, so that no offset the inline derivations
+/* Sets `ok` to 0 unless the first `ndim` (in 0..=8) axes of `src` are usual (memviewslice.h's
+   MVS_USUAL_EXTENT_LIMIT): direct, with an extent in 0..MVS_USUAL_EXTENT_LIMIT and a stride in
+   -MVS_USUAL_STRIDE_LIMIT..MVS_USUAL_STRIDE_LIMIT, so that no offset the inline derivations
    compute can overflow (the library takes every other view). Tested axis by axis at fixed
    positions: in a loop, the fields are read at variable indices, so the source must be in
    memory (clang copied it there with memcpy, 4 ns of a fresh local's 11). */
@@ -62,18 +63,17 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
     } while (0)
 
 #define MVS_INLINE_USUAL_K_(src, ndim, k)                                                                        \
-    &((k) >= (ndim) || (((src).suboffsets[k] < 0) & ((size_t)(src).shape[k] < ((size_t)1 << 30)) &             \
-                        ((size_t)(src).strides[k] + ((size_t)1 << 29) < ((size_t)1 << 30))))
+    &((k) >= (ndim) || (((src).suboffsets[k] < 0) & ((size_t)(src).shape[k] < (size_t)MVS_USUAL_EXTENT_LIMIT) & \
+                        ((size_t)(src).strides[k] + (size_t)MVS_USUAL_STRIDE_LIMIT < (size_t)MVS_USUAL_EXTENT_LIMIT)))
 
 /* The inline part of mvs_slice_axis(src, ndim, axis, start, stop, step, dst), on any struct with
    mvs_slice's fields (an mvs_slice, or Cython's __Pyx_memviewslice): when `ndim` is in 1..=8,
-   `axis` names an axis, `step` is not 0 and every axis is direct with an extent in 0..2^30 and
-   a stride in -2^29..2^29, writes the library's result to `dst` field by field (not through a
+   `axis` names an axis, `step` is not 0 and the view is usual (MVS_INLINE_USUAL), writes the library's result to `dst` field by field (not through a
    pointer, so that a compiler can keep both in registers) and sets `ok` to 1; otherwise sets `ok` to 0 and writes nothing, and the library must be called.
    `dst` may be `src`. c_tests/test_inline.c compares it with the library. */
 #define MVS_INLINE_SLICE_AXIS(dst, src, ndim, axis, start, stop, step, ok)                                      \
     do {                                                                                                         \
-        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis);                                   \
+        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 && mvs_n_ >= 0 ? (axis) + mvs_n_ : (axis);                                   \
         ptrdiff_t mvs_st_ = (step), mvs_first_, mvs_count_, mvs_stride_;                                        \
         (ok) = mvs_n_ >= 1 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_ && mvs_st_ != 0;                               \
         MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
@@ -86,7 +86,8 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
         }                                                                                                        \
     } while (0)
 
-/* Python's slice(start, stop, step).indices(len) for an extent `len` in 0..2^30 and a `step`
+/* Python's slice(start, stop, step).indices(len) for an extent `len` in
+   0..MVS_USUAL_EXTENT_LIMIT and a `step`
    other than 0 (MVS_NONE for 1): sets `first` to the first position and `count` to the number
    of positions, and `step` to the step. Steps of 1 and -1 need no division (its latency is
    most of the cost when the step is not a constant). */
@@ -123,7 +124,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
    for usual views (MVS_INLINE_USUAL), an axis and an index in range. */
 #define MVS_INLINE_INDEX_AXIS(dst, src, ndim, axis, index, ok)                                                   \
     do {                                                                                                         \
-        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 ? (axis) + mvs_n_ : (axis);                          \
+        int mvs_n_ = (ndim), mvs_ax_ = (axis) < 0 && mvs_n_ >= 0 ? (axis) + mvs_n_ : (axis);                          \
         ptrdiff_t mvs_i_ = (index);                                                                              \
         (ok) = mvs_n_ >= 1 && mvs_ax_ >= 0 && mvs_ax_ < mvs_n_;                                                 \
         MVS_INLINE_USUAL(src, mvs_n_, ok);                                                                       \
@@ -217,7 +218,8 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
    MVS_INLINE_SLICE_AXIS: for a usual source (MVS_INLINE_USUAL) of 1 to 8 axes that is
    C-contiguous by Cython's strict rule (the innermost stride is `itemsize`, each outer one the
    inner stride times the inner extent), `itemsize` in 1..=2^20, `offset` in 0..2^40, `order`
-   'C' or 'F', and a result of one item or more that fits, with extents below 2^30 and a
+   'C' or 'F', and a result of one item or more that fits, with extents below
+   MVS_USUAL_EXTENT_LIMIT and a
    stride product below 2^32 before its last factor. Other contiguous sources, zero-size
    results and every error are the library's. `dst` may be `src`. */
 #define MVS_INLINE_SUBVIEW(dst, src, ndim, itemsize, offset, out_ndim, extents, order, ok)                      \
@@ -257,11 +259,11 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
                                             : (src).strides[(k) < 7 ? (k) + 1 : 7] * (src).shape[(k) < 7 ? (k) + 1 : 7]);
 
 /* Axis k of the result, taken from the innermost out: its stride, then the running product
-   times its extent (which must be in 1..2^30). */
+   times its extent (which must be in 1..MVS_USUAL_EXTENT_LIMIT). */
 #define MVS_INLINE_SUBVIEW_STRIDE_K_(ok, ext, k)                                                                 \
     if ((k) < mvs_m_) {                                                                                          \
         mvs_sd_[k] = mvs_run_;                                                                                   \
-        (ok) = (ok) && (ext)[k] >= 1 && (ext)[k] < ((ptrdiff_t)1 << 30) && mvs_run_ < ((ptrdiff_t)1 << 32);     \
+        (ok) = (ok) && (ext)[k] >= 1 && (ext)[k] < (ptrdiff_t)MVS_USUAL_EXTENT_LIMIT && mvs_run_ < ((ptrdiff_t)1 << 32);     \
         if (ok) mvs_run_ *= (ext)[k];                                                                            \
     }
 

@@ -81,6 +81,8 @@ cdef extern from "memviewslice.h" nogil:
         MVS_ITEM_ELLIPSIS
         MVS_CONTIG_NUMPY
         MVS_CONTIG_CYTHON
+        MVS_USUAL_EXTENT_LIMIT
+        MVS_USUAL_STRIDE_LIMIT
 
     const Py_ssize_t MVS_NONE
 

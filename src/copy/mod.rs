@@ -19,7 +19,7 @@ mod tests;
 
 use core::fmt;
 
-use crate::view::{self, Addr, Order, View, MAX_DIMS};
+use crate::view::{self, Addr, Order, View, MAX_DIMS, MVS_USUAL_EXTENT_LIMIT, MVS_USUAL_STRIDE_LIMIT};
 
 /// The memory the kernels read and write, at addresses of type `P`. Every address the kernels
 /// pass is that of an item of one of the views they were given (or of a temporary from
@@ -169,7 +169,7 @@ pub struct Stored<'a, P> {
 }
 
 /// The common case of [`copy`], done when this returns true: two views of the same `n <= 4`
-/// dimensions and shape, direct, with extents below 2^30 and strides in -2^29..2^29 (so that
+/// dimensions and shape, usual (see [`view::MVS_USUAL_EXTENT_LIMIT`]: so that
 /// no offset can overflow), whose byte extents are disjoint, of at most [`SMALL`] items of 1,
 /// 2, 4, 8 or 16 bytes. It checks all that itself, on the views as stored, and copies them in
 /// index order, with no plan. False, with nothing written, for any other input: [`copy`]
@@ -194,14 +194,16 @@ pub fn copy_small<P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: S
 fn small<const D: usize, P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: Stored<'_, P>, itemsize: isize) -> bool {
     let (mut len, mut s_step, mut d_step) = ([1isize; 4], [0isize; 4], [0isize; 4]);
     let (mut count, mut s_lo, mut s_hi, mut d_lo, mut d_hi) = (1isize, 0isize, 0isize, 0isize, 0isize);
-    // Bits outside the usual ranges: extents as unsigned numbers below 2^30 (a negative one
-    // is not), strides plus 2^29 likewise, suboffsets negative (direct).
+    // Bits outside the usual ranges (view::MVS_USUAL_EXTENT_LIMIT): extents as unsigned numbers
+    // below the extent limit (a negative one is not), strides plus the stride limit likewise,
+    // suboffsets negative (direct).
     let (mut unusual, mut usual_direct) = (0usize, -1isize);
     let (mut refused, mut aliased) = (false, false);
     for a in 0..D {
         let (shape, ss, ds) = (dst.shape[a], src.strides[a], dst.strides[a]);
         // Wrapping: on unusual input these values are thrown away (below), never used.
-        unusual |= shape as usize | ss.wrapping_add(1 << 29) as usize | ds.wrapping_add(1 << 29) as usize;
+        let bias = MVS_USUAL_STRIDE_LIMIT;
+        unusual |= shape as usize | ss.wrapping_add(bias) as usize | ds.wrapping_add(bias) as usize;
         usual_direct &= src.suboffsets[a] & dst.suboffsets[a];
         refused |= shape != src.shape[a];
         aliased |= ds == 0 && shape > 1;
@@ -212,7 +214,7 @@ fn small<const D: usize, P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>,
         (s_lo, s_hi) = (s_lo.wrapping_add(s_span.min(0)), s_hi.wrapping_add(s_span.max(0)));
         (d_lo, d_hi) = (d_lo.wrapping_add(d_span.min(0)), d_hi.wrapping_add(d_span.max(0)));
     }
-    if unusual >= 1 << 30 || usual_direct >= 0 || refused || count > SMALL {
+    if unusual >= MVS_USUAL_EXTENT_LIMIT as usize || usual_direct >= 0 || refused || count > SMALL {
         return false;
     }
     if count == 0 {

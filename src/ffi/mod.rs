@@ -160,6 +160,11 @@ use status::{record, Failure};
 pub const MVS_MAX_DIMS: usize = 8;
 const _: () = assert!(MVS_MAX_DIMS == view::MAX_DIMS);
 
+/// The bounds of a "usual" view, the case every fast path takes (the library's and
+/// `mvs_inline.h`'s macros): defined, and documented, in the view core; cbindgen writes them to
+/// the header from there.
+pub use crate::view::{MVS_USUAL_EXTENT_LIMIT, MVS_USUAL_STRIDE_LIMIT};
+
 /// "Not given" in slice bounds and steps (Python's `None`); `PTRDIFF_MIN`.
 pub const MVS_NONE: isize = view::NONE;
 

@@ -85,7 +85,7 @@ pub(super) struct SourceAxis {
     pub(super) len: isize,
     pub(super) stride: isize,
     pub(super) suboffset: isize,
-    /// Whether the extent is known to be below 2^30 and the stride in -2^29..2^29.
+    /// Whether the extent is known to be within the usual limits (`MVS_USUAL_EXTENT_LIMIT`).
     pub(super) small: bool,
 }
 

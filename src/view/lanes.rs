@@ -6,7 +6,7 @@
 //! took more instructions, and stored its result entry by entry instead of 16 bytes at a time
 //! (`make icount` guards it).
 
-use super::MAX_DIMS;
+use super::{MAX_DIMS, MVS_USUAL_STRIDE_LIMIT};
 
 /// What the range test reads: a view's arrays as stored, and the mask of its axes (`KEEP`).
 pub(super) struct Entries<'a> {
@@ -17,10 +17,11 @@ pub(super) struct Entries<'a> {
 }
 
 impl Entries<'_> {
-    /// The OR, as unsigned numbers, of `shape[i] & keep[i]`, `(strides[i] & keep[i]) + 2^29` and
-    /// `!suboffsets[i] & keep[i]` over the first `entries` entries (an even number): below 2^30
-    /// exactly when each of those extents is in `0..2^30`, each stride in `-2^29..2^29` and each
-    /// suboffset negative (the axis direct).
+    /// The OR, as unsigned numbers, of `shape[i] & keep[i]`, `(strides[i] & keep[i]) +
+    /// MVS_USUAL_STRIDE_LIMIT` and `!suboffsets[i] & keep[i]` over the first `entries` entries
+    /// (an even number): below `MVS_USUAL_EXTENT_LIMIT` exactly when the axes are usual (each
+    /// extent in `0..MVS_USUAL_EXTENT_LIMIT`, each stride in `-MVS_USUAL_STRIDE_LIMIT..
+    /// MVS_USUAL_STRIDE_LIMIT`, each suboffset negative).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(super) fn range_bits(&self, entries: usize) -> usize {
@@ -29,7 +30,7 @@ impl Entries<'_> {
         // x86_64 baseline: every x86_64 processor has it.
         unsafe {
             let pair = |a: &[isize; MAX_DIMS], i: usize| _mm_set_epi64x(a[i + 1] as i64, a[i] as i64);
-            let bias = _mm_set1_epi64x(1 << 29);
+            let bias = _mm_set1_epi64x(MVS_USUAL_STRIDE_LIMIT as i64);
             let mut acc = _mm_setzero_si128();
             for j in 0..entries / 2 {
                 let (i, k) = (2 * j, pair(self.keep, 2 * j));
@@ -55,7 +56,7 @@ impl Entries<'_> {
         let Entries { shape, strides, suboffsets, keep } = self;
         (0..entries).fold(0, |acc, i| {
             let extent = (shape[i] & keep[i]) as usize;
-            let stride = (strides[i] & keep[i]).wrapping_add(1 << 29) as usize;
+            let stride = (strides[i] & keep[i]).wrapping_add(MVS_USUAL_STRIDE_LIMIT) as usize;
             acc | extent | stride | (!suboffsets[i] & keep[i]) as usize
         })
     }

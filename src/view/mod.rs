@@ -24,7 +24,7 @@ pub use axes::Axis;
 pub use construct::quick_subview;
 pub use error::{Error, Kind, Result};
 pub use index::Item;
-pub use parts::{Parts, WithAxis};
+pub use parts::{Parts, WithAxis, MVS_USUAL_EXTENT_LIMIT, MVS_USUAL_STRIDE_LIMIT};
 
 /// Most dimensions a view can have (as in Cython).
 pub const MAX_DIMS: usize = 8;

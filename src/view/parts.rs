@@ -33,9 +33,35 @@ pub struct Parts<'a, P, const USUAL: bool = false> {
     direct: bool,
 }
 
-/// Whether the first `n` axes (of `shape`, `strides`, `suboffsets`) are direct, with extents in
-/// `0..2^30` and strides in `-2^29..2^29`: one test, which the derivations then know without
-/// looking again. Entries past `n` are cleared through the mask of the axes below it.
+/// Extents of a usual view are below this: 2^30. A view is *usual* when every axis is direct
+/// (suboffset negative), its extent is in `0..MVS_USUAL_EXTENT_LIMIT` and its stride in
+/// `-MVS_USUAL_STRIDE_LIMIT..MVS_USUAL_STRIDE_LIMIT`. Then a stride times any number up to its
+/// extent is below 2^59 in magnitude and the sum of 8 such products below 2^62, so the fast
+/// paths (the library's derivations and small copies, the macros of `mvs_inline.h`) compute
+/// offsets, spans and new strides with no overflow test; every other view takes the checked
+/// path, with the same results. Views of real memory are almost always usual.
+///
+/// Exactly twice `MVS_USUAL_STRIDE_LIMIT`, a power of two (asserted at compile time): a stride
+/// plus the stride limit is then below this limit, as an unsigned number, exactly when the
+/// stride is in range, so one unsigned comparison of the OR of the extents and the biased
+/// strides tests every axis at once.
+pub const MVS_USUAL_EXTENT_LIMIT: isize = 1 << 30;
+
+/// Strides of a usual view are in `-MVS_USUAL_STRIDE_LIMIT..MVS_USUAL_STRIDE_LIMIT` (2^29):
+/// see `MVS_USUAL_EXTENT_LIMIT`.
+pub const MVS_USUAL_STRIDE_LIMIT: isize = 1 << 29;
+
+const _: () = assert!(
+    MVS_USUAL_EXTENT_LIMIT == 2 * MVS_USUAL_STRIDE_LIMIT
+        && MVS_USUAL_EXTENT_LIMIT.count_ones() == 1
+        // 8 axes of extent and stride at the limits: the span fits with room to spare.
+        && (MVS_USUAL_EXTENT_LIMIT as i128) * (MVS_USUAL_STRIDE_LIMIT as i128) * (MAX_DIMS as i128) <= 1 << 62
+);
+
+/// Whether the first `n` axes (of `shape`, `strides`, `suboffsets`) are usual (direct, with
+/// extents below [`MVS_USUAL_EXTENT_LIMIT`] and strides in range of
+/// [`MVS_USUAL_STRIDE_LIMIT`]): one test, which the derivations then know without looking
+/// again. Entries past `n` are cleared through the mask of the axes below it.
 #[inline(always)]
 fn usual(n: usize, shape: &[isize; MAX_DIMS], strides: &[isize; MAX_DIMS], suboffsets: &[isize; MAX_DIMS]) -> bool {
     let entries = lanes::Entries { shape, strides, suboffsets, keep: &KEEP[n] };
@@ -43,7 +69,7 @@ fn usual(n: usize, shape: &[isize; MAX_DIMS], strides: &[isize; MAX_DIMS], subof
     // unrolled, rather than one loop of 2 or 4 rounds: measured faster for a source whose `n`
     // is not known at compile time, as in basic indexing (`make icount` guards it).
     let bits = if n <= 4 { entries.range_bits(4) } else { entries.range_bits(MAX_DIMS) };
-    bits < 1 << 30
+    bits < MVS_USUAL_EXTENT_LIMIT as usize
 }
 
 /// `suboffset` as a result stores it: -1 when negative (every negative suboffset means
@@ -74,9 +100,9 @@ impl<'a, P: Addr> Parts<'a, P> {
         suboffsets: &'a [isize; MAX_DIMS],
     ) -> Result<Self> {
         let n = check_ndim(ndim)?;
-        // Fast in the common case: when every extent is below 2^30 (a negative one is not, as an
-        // unsigned number) and every stride is in -2^29..2^29, the span is below 8 * 2^59 and
-        // fits.
+        // Fast in the common case: when the view is usual (every extent below the limit, a
+        // negative one is not as an unsigned number, every stride in range), the span is below
+        // 8 * 2^59 and fits.
         let usual = usual(n, shape, strides, suboffsets);
         if !usual {
             if let Some(axis) = shape[..n].iter().position(|&len| len < 0) {
@@ -90,7 +116,7 @@ impl<'a, P: Addr> Parts<'a, P> {
 
 impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
     /// The derivations' fast path: these parts as `Parts<'_, P, true>`, every axis known to be
-    /// direct and every extent below 2^30 and stride in -2^29..2^29 (every suboffset and
+    /// direct and every extent and stride within the usual limits (every suboffset and
     /// overflow case then folds away at compile time), when [`Parts::new`] found them so;
     /// `None` otherwise. The only way to the fast path: it cannot be taken on parts that were
     /// not found usual.
@@ -113,8 +139,8 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
         USUAL || self.direct
     }
 
-    /// Whether every extent is known to be below 2^30 and every stride in -2^29..2^29 (on the
-    /// fast path only): a stride times a number up to its extent is then below 2^59 in
+    /// Whether every extent and stride is known to be within the usual limits (on the fast path
+    /// only, see [`MVS_USUAL_EXTENT_LIMIT`]): a stride times a number up to its extent is then below 2^59 in
     /// magnitude, with no overflow to check. False says nothing.
     #[inline(always)]
     pub(super) const fn known_small(&self) -> bool {

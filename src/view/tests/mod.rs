@@ -384,9 +384,10 @@ fn arb_view(ndim: RangeInclusive<usize>) -> impl Strategy<Value = (V, isize)> {
         })
 }
 
-/// Values around the edges of the fast range test (0, 2^29, 2^30, the extremes), and any.
+/// Values around the edges of the fast range test (0, the usual limits, the extremes), and any.
 fn arb_edge() -> impl Strategy<Value = isize> {
-    let edges = [0, 1, -1, 1 << 29, -(1 << 29), 1 << 30, -(1 << 30), isize::MAX, isize::MIN];
+    let (e, s) = (MVS_USUAL_EXTENT_LIMIT, MVS_USUAL_STRIDE_LIMIT);
+    let edges = [0, 1, -1, s, -s, e, -e, isize::MAX, isize::MIN];
     prop_oneof![
         prop::sample::select(edges.to_vec()),
         (prop::sample::select(edges.to_vec()), -2..=2isize).prop_map(|(e, d)| e.wrapping_add(d)),
