@@ -7,6 +7,7 @@
 //! tests.
 
 mod axes;
+mod bounds;
 mod broadcast;
 mod construct;
 mod diagonal;

@@ -3,7 +3,7 @@
 //! derivations themselves are in the files of their families (`index.rs`, `axes.rs`,
 //! `construct.rs`, `reshape.rs`).
 
-use super::index::{slice_indices, wrap_index, SourceAxis};
+use super::bounds::{slice_indices, wrap_index, SourceAxis};
 use super::*;
 
 /// A view's parts, borrowed where they are stored (a C caller's `mvs_slice`, or a [`View`]),

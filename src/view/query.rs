@@ -95,7 +95,7 @@ impl<P: Addr> View<P> {
         }
         let mut p = self.data;
         for (axis, &i) in index.iter().enumerate() {
-            let i = index::wrap_index(i, axis, self.shape[axis])?;
+            let i = bounds::wrap_index(i, axis, self.shape[axis])?;
             p = p.byte_offset(mul(i, self.strides[axis])?);
             if self.suboffsets[axis] >= 0 {
                 p = deref(p).byte_offset(self.suboffsets[axis]);

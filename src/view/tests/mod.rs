@@ -14,7 +14,7 @@
 //! Case counts are moderate natively and much smaller under Miri (`cfg!(miri)`), where views
 //! are also capped to fewer elements.
 
-use super::index::slice_indices;
+use super::bounds::slice_indices;
 use super::*;
 use proptest::prelude::*;
 use proptest::sample::Index as Pick;
