@@ -27,11 +27,14 @@ struct Node<K, V> {
 pub(super) struct Attachments<K, V> {
     /// The newest node, NULL when empty. Each node was made by [`alloc_node`].
     head: AtomicPtr<Node<K, V>>,
-    /// The list owns its nodes. Shared between threads, it moves values in (`attach`) and
-    /// copies them out (`find`, `each`) on any thread: `Sync` needs `K` and `V` both `Send`
-    /// (the `Mutex` part) and `Sync` (the tuple part); `Send` needs them `Send`.
-    _owns: PhantomData<(Mutex<(K, V)>, (K, V))>,
+    /// The list owns its nodes: see [`Owns`].
+    _owns: PhantomData<Owns<K, V>>,
 }
+
+/// What the list's auto traits follow. Shared between threads, the list moves keys and values
+/// in (`attach`) and copies them out (`find`, `each`) on any thread: `Sync` needs `K` and `V`
+/// both `Send` (the `Mutex` part) and `Sync` (the tuple part); `Send` needs them `Send`.
+type Owns<K, V> = (Mutex<(K, V)>, (K, V));
 
 impl<K: Copy + Eq, V: Copy> Attachments<K, V> {
     /// No attachments.
