@@ -1,20 +1,11 @@
 //! Exported reference-counted buffers: `mvs_buffer`, its constructors, retain and release, its
 //! attachments, its queries, and contiguous views over it.
 //!
-//! Two counts, as `std::sync::Arc`'s strong and weak ones: `refs` (references) keeps the buffer
-//! and its attachments; `memory_refs` keeps the memory, and counts all of `refs` as one. When
-//! `refs` reaches zero the attachments are detached; when `memory_refs` does, the memory is
-//! freed. Increments are Relaxed (a new reference is made from an existing one, which already
-//! keeps the buffer alive), decrements are Release, and the thread that takes a count to zero
-//! issues an Acquire fence before detaching or freeing, so that every other thread's use
-//! happens before.
-//!
-//! Attachments are a lock-free list, newest first: nodes are pushed with a compare-exchange
-//! against the head that was searched (so a key is never attached twice) and never removed
-//! before the memory is freed, so readers walk it without locks.
+//! The reference counts and the attachments are the core's ([`memory::Ownership`], which
+//! decides when to detach and when to free, and whose tests run under Miri); this file
+//! allocates and frees the buffers, calls the C callbacks, checks arguments and maps errors.
 
 use core::ffi::{c_int, c_void};
-use core::sync::atomic::{fence, AtomicPtr, AtomicUsize, Ordering};
 use std::alloc::{self, Layout};
 
 use super::*;
@@ -26,9 +17,6 @@ pub const MVS_BUFFER_ZEROED: c_int = 1;
 /// another library). `mvs_buffer_readonly` reports it, and consumers that honour it (the
 /// Python buffer protocol) export the memory read-only. The library itself never writes.
 pub const MVS_BUFFER_READONLY: c_int = 2;
-
-/// Reference counts stop here: `mvs_buffer_retain` fails rather than letting the count wrap.
-const MAX_REFS: usize = isize::MAX as usize;
 
 /// The deallocation callback of `mvs_buffer_wrap`: called exactly once, with the wrapped data
 /// pointer and the context pointer given to `mvs_buffer_wrap`, on the thread that releases the
@@ -52,11 +40,8 @@ pub type mvs_detach_fn = Option<unsafe extern "C" fn(value: *mut c_void)>;
 /// found again from the buffer) and memory references (`mvs_buffer_retain_memory`), which
 /// keep only the memory alive: see `mvs_buffer_attach`.
 pub struct mvs_buffer {
-    refs: AtomicUsize,
-    /// References to the memory alone, plus one for all of `refs` together.
-    memory_refs: AtomicUsize,
-    /// The newest attachment; each links to the one attached before it.
-    attached: AtomicPtr<Attachment>,
+    /// The references, memory references and attachments (values under keys).
+    own: memory::Ownership<*const c_void, Attached>,
     data: *mut c_void,
     nbytes: isize,
     readonly: bool,
@@ -72,12 +57,11 @@ enum Owner {
     Foreign { dealloc: mvs_dealloc_fn, ctx: *mut c_void },
 }
 
-/// A value attached to a buffer under `key`.
-struct Attachment {
-    key: *const c_void,
+/// A value attached to a buffer (`mvs_buffer_attach`), with its detach callback.
+#[derive(Clone, Copy)]
+struct Attached {
     value: *mut c_void,
     detach: mvs_detach_fn,
-    next: *mut Attachment,
 }
 
 impl mvs_buffer {
@@ -98,15 +82,13 @@ impl mvs_buffer {
 
     /// Adds a reference (`mvs_buffer_retain`), for an object of the C layer that keeps one.
     pub(super) fn retain(&self) -> Result<(), Failure> {
-        increment(&self.refs)
+        Ok(self.own.retain()?)
     }
 
     /// A new buffer's header: one reference, no attachments.
     fn new(data: *mut c_void, nbytes: isize, readonly: bool, owner: Owner) -> mvs_buffer {
         mvs_buffer {
-            refs: AtomicUsize::new(1),
-            memory_refs: AtomicUsize::new(1),
-            attached: AtomicPtr::new(core::ptr::null_mut()),
+            own: memory::Ownership::new(),
             data,
             nbytes,
             readonly,
@@ -116,42 +98,8 @@ impl mvs_buffer {
 
     /// The value attached under `key`, or NULL.
     pub(super) fn attached(&self, key: *const c_void) -> *mut c_void {
-        Self::find(self.attached.load(Ordering::Acquire), key).unwrap_or(core::ptr::null_mut())
+        self.own.attached(key).map_or(core::ptr::null_mut(), |a| a.value)
     }
-
-    /// The value attached under `key` in the list that starts at `node`.
-    fn find(mut node: *const Attachment, key: *const c_void) -> Option<*mut c_void> {
-        // SAFETY: nodes are published complete (Release compare-exchange, Acquire load of the
-        // head) and freed only with the buffer, which the caller's reference keeps alive.
-        while let Some(n) = unsafe { node.as_ref() } {
-            if n.key == key {
-                return Some(n.value);
-            }
-            node = n.next;
-        }
-        None
-    }
-}
-
-/// Adds one to `count` unless it is at [`MAX_REFS`].
-fn increment(count: &AtomicUsize) -> Result<(), Failure> {
-    // Relaxed, as in `Arc::clone`: the caller's reference already keeps the buffer alive, and
-    // the new reference is handed to other threads only through their own synchronization.
-    if count.fetch_add(1, Ordering::Relaxed) >= MAX_REFS {
-        count.fetch_sub(1, Ordering::Relaxed);
-        return Err(memory::Error::RefCount.into());
-    }
-    Ok(())
-}
-
-/// Subtracts one from `count`; true when that was the last (then, after an Acquire fence,
-/// every other thread's decrement happens before what the caller does next).
-fn decrement(count: &AtomicUsize) -> bool {
-    if count.fetch_sub(1, Ordering::Release) != 1 {
-        return false;
-    }
-    fence(Ordering::Acquire);
-    true
 }
 
 /// The buffer at `buffer`, checked non-NULL.
@@ -164,61 +112,46 @@ pub(super) unsafe fn buffer_arg<'a>(buffer: *const mvs_buffer) -> Result<&'a mvs
     unsafe { buffer.as_ref() }.ok_or(Failure::Null("buffer"))
 }
 
-/// Detaches every attachment of `buffer` (its last reference is gone), then gives back the
-/// memory reference that the references held together.
+/// The ownership part of the buffer at `buffer`, borrowed for a count change that may let
+/// another thread free the buffer: only that field (atomics) is borrowed, as `Arc` does.
 ///
 /// # Safety
-/// `buffer` is a buffer whose reference count just dropped to 0, after an Acquire fence.
-unsafe fn detach_all(buffer: *mut mvs_buffer) {
-    // SAFETY: per this function's contract the buffer is live (its memory reference is held
-    // until the end of this function); no reference remains, so nothing attaches any more.
-    let mut node = unsafe { (*buffer).attached.load(Ordering::Acquire) };
-    // SAFETY: the nodes live until `destroy`, which cannot run before the release below.
-    while let Some(n) = unsafe { node.as_ref() } {
-        if let Some(detach) = n.detach {
-            // SAFETY: the caller of `mvs_buffer_attach` promised that `detach(value)` may be
-            // called once, when the last reference goes, which is now.
-            unsafe { detach(n.value) };
-        }
-        node = n.next;
-    }
-    // SAFETY: the memory reference that all references held together.
-    unsafe { release_memory(buffer) };
+/// `buffer` is a live buffer, and the caller holds a reference or a memory reference that it
+/// gives up or keeps through the borrow.
+unsafe fn own<'a>(buffer: *const mvs_buffer) -> &'a memory::Ownership<*const c_void, Attached> {
+    // SAFETY: per this function's contract; `addr_of!` makes no reference to the whole buffer.
+    unsafe { &*core::ptr::addr_of!((*buffer).own) }
 }
 
-/// Gives back one memory reference; frees the buffer at the last.
-///
-/// # Safety
-/// `buffer` is a live buffer and the caller gives up a memory reference it holds.
-unsafe fn release_memory(buffer: *mut mvs_buffer) {
-    // SAFETY: per this function's contract.
-    if decrement(unsafe { &(*buffer).memory_refs }) {
-        // SAFETY: that was the last memory reference, and the fence is issued.
-        unsafe { destroy(buffer) };
+/// Calls the detach callback of an attached value (at the buffer's last reference).
+fn detach(attached: Attached) {
+    if let Some(detach) = attached.detach {
+        // SAFETY: the caller of `mvs_buffer_attach` promised that `detach(value)` may be called
+        // once, when the last reference goes, which is now (`Ownership::release` calls this
+        // once per attached value).
+        unsafe { detach(attached.value) };
     }
 }
 
 /// Frees `buffer`, its attachments' nodes and its memory (or calls its deallocation callback).
 ///
 /// # Safety
-/// `buffer` is a buffer whose memory reference count just dropped to 0, after an Acquire fence.
+/// `buffer`'s last memory reference was just given back (`Ownership::release` or
+/// `release_memory` returned true): this thread owns it.
 unsafe fn destroy(buffer: *mut mvs_buffer) {
-    // SAFETY: per this function's contract, no other reference exists: this thread owns it.
-    let (data, owner, mut node) =
-        unsafe { ((*buffer).data, (*buffer).owner, (*buffer).attached.load(Ordering::Relaxed)) };
-    while !node.is_null() {
-        // SAFETY: each node was made by `try_box` in `mvs_buffer_attach` and is freed once.
-        let next = unsafe { (*node).next };
-        // SAFETY: as above.
-        unsafe { free_box(node) };
-        node = next;
-    }
+    // SAFETY: per this function's contract, no other reference exists.
+    let (data, owner) = unsafe { ((*buffer).data, (*buffer).owner) };
     match owner {
-        // SAFETY: the block was allocated with this layout by `mvs_buffer_alloc`, and the
-        // buffer has no fields that need dropping.
-        Owner::Block(layout) => unsafe { alloc::dealloc(buffer.cast(), layout) },
+        Owner::Block(layout) => {
+            // SAFETY: the block was allocated with this layout by `alloc_block`, which wrote
+            // the header at its start; dropped once (the attachments' nodes), then freed.
+            unsafe {
+                buffer.drop_in_place();
+                alloc::dealloc(buffer.cast(), layout);
+            }
+        }
         Owner::Foreign { dealloc, ctx } => {
-            // SAFETY: made by `try_box` in `mvs_buffer_wrap`; not used again.
+            // SAFETY: made by `try_box` in `wrap`; not used again.
             unsafe { free_box(buffer) };
             if let Some(dealloc) = dealloc {
                 // SAFETY: the caller of `mvs_buffer_wrap` promised that `dealloc(data, ctx)`
@@ -366,7 +299,7 @@ pub(super) fn wrap(
 pub unsafe extern "C" fn mvs_buffer_retain(buffer: *mut mvs_buffer) -> mvs_status {
     run(|| {
         // SAFETY: per this function's contract.
-        increment(&unsafe { buffer_arg(buffer)? }.refs)
+        unsafe { buffer_arg(buffer)? }.retain()
     })
 }
 
@@ -385,11 +318,13 @@ pub unsafe extern "C" fn mvs_buffer_retain(buffer: *mut mvs_buffer) -> mvs_statu
 #[no_mangle]
 pub unsafe extern "C" fn mvs_buffer_release(buffer: *mut mvs_buffer) {
     let _ = run(|| {
-        // SAFETY: per this function's contract, NULL or live.
-        let Some(b) = (unsafe { buffer.as_ref() }) else { return Ok(()) };
-        if decrement(&b.refs) {
-            // SAFETY: this was the last reference, and `decrement` issued the fence.
-            unsafe { detach_all(buffer) };
+        if buffer.is_null() {
+            return Ok(());
+        }
+        // SAFETY: per this function's contract, live, and the caller gives up a reference.
+        if unsafe { own(buffer) }.release(detach) {
+            // SAFETY: that was the last memory reference.
+            unsafe { destroy(buffer) };
         }
         Ok(())
     });
@@ -412,7 +347,7 @@ pub unsafe extern "C" fn mvs_buffer_release(buffer: *mut mvs_buffer) {
 pub unsafe extern "C" fn mvs_buffer_retain_memory(buffer: *mut mvs_buffer) -> mvs_status {
     run(|| {
         // SAFETY: per this function's contract.
-        increment(&unsafe { buffer_arg(buffer)? }.memory_refs)
+        Ok(unsafe { buffer_arg(buffer)? }.own.retain_memory()?)
     })
 }
 
@@ -426,9 +361,11 @@ pub unsafe extern "C" fn mvs_buffer_retain_memory(buffer: *mut mvs_buffer) -> mv
 #[no_mangle]
 pub unsafe extern "C" fn mvs_buffer_release_memory(buffer: *mut mvs_buffer) {
     let _ = run(|| {
-        if !buffer.is_null() {
-            // SAFETY: per this function's contract.
-            unsafe { release_memory(buffer) };
+        // SAFETY: per this function's contract, live when not NULL, and the caller gives up a
+        // memory reference.
+        if !buffer.is_null() && unsafe { own(buffer) }.release_memory() {
+            // SAFETY: that was the last memory reference.
+            unsafe { destroy(buffer) };
         }
         Ok(())
     });
@@ -476,31 +413,7 @@ pub unsafe extern "C" fn mvs_buffer_attach(
         if value.is_null() {
             return Err(Failure::Null("value"));
         }
-        let mut head = b.attached.load(Ordering::Acquire);
-        let mut node: *mut Attachment = core::ptr::null_mut();
-        let attached = loop {
-            if let Some(existing) = mvs_buffer::find(head, key) {
-                break existing;
-            }
-            if node.is_null() {
-                node = try_box(Attachment { key, value, detach, next: head })?;
-            }
-            // SAFETY: `node` is this thread's until the compare-exchange publishes it.
-            unsafe { (*node).next = head };
-            // Release: the node is complete before readers can reach it. Success means that
-            // the head did not change since `find` searched it, so `key` was not attached.
-            match b.attached.compare_exchange_weak(head, node, Ordering::Release, Ordering::Acquire) {
-                Ok(_) => {
-                    node = core::ptr::null_mut();
-                    break value;
-                }
-                Err(current) => head = current,
-            }
-        };
-        if !node.is_null() {
-            // SAFETY: made by `try_box` above and never published.
-            unsafe { free_box(node) };
-        }
+        let attached = b.own.attach(key, Attached { value, detach })?.value;
         // SAFETY: `out_value` is non-NULL and writable per this function's contract.
         unsafe { write_out(out_value, attached) };
         Ok(())
@@ -575,7 +488,7 @@ pub unsafe extern "C" fn mvs_buffer_readonly(buffer: *const mvs_buffer, out: *mu
 #[no_mangle]
 pub unsafe extern "C" fn mvs_buffer_refcount(buffer: *const mvs_buffer, out: *mut isize) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe { buffer_query(buffer, out, |b| b.refs.load(Ordering::Relaxed) as isize) }
+    unsafe { buffer_query(buffer, out, |b| b.own.refcount() as isize) }
 }
 
 /// Reads a property of `buffer` into `out`.
@@ -731,6 +644,7 @@ pub unsafe extern "C" fn mvs_buffer_of(view: *const mvs_slice, out: *mut *mut mv
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::sync::atomic::{AtomicUsize, Ordering};
 
     fn refs(b: *const mvs_buffer) -> isize {
         let mut n = -1;
@@ -745,13 +659,13 @@ mod tests {
         // SAFETY: valid out pointer; `b` is live until the last release below.
         unsafe {
             assert_eq!(mvs_buffer_alloc(16, 8, 0, &mut b), MVS_OK);
-            (*b).refs.store(MAX_REFS, Ordering::Relaxed);
+            (*b).own.set_refcount(isize::MAX as usize);
             assert_eq!(mvs_buffer_retain(b), MVS_ERR_OVERFLOW);
             assert_eq!(refs(b), isize::MAX);
-            (*b).refs.store(MAX_REFS - 1, Ordering::Relaxed);
+            (*b).own.set_refcount(isize::MAX as usize - 1);
             assert_eq!(mvs_buffer_retain(b), MVS_OK);
             assert_eq!(mvs_buffer_retain(b), MVS_ERR_OVERFLOW);
-            (*b).refs.store(1, Ordering::Relaxed);
+            (*b).own.set_refcount(1);
             mvs_buffer_release(b);
         }
     }

@@ -1,8 +1,9 @@
 //! The C API. Exported functions only convert pointers, check arguments and map errors; the
 //! arithmetic is in `view`, `memory` and `copy`. Every raw-pointer
-//! access of the view functions is in this file; the owned objects keep theirs (allocation,
-//! reference counting) in `buffer.rs` and `pool.rs`, next to the objects, using `try_box` and
-//! `free_box` here, and the copies theirs in `copy.rs` (the kernels' `Memory`).
+//! access of the view functions is in this file; the owned objects keep theirs (allocation and
+//! freeing; the counting is `memory::Ownership`'s and `memory::FreeList`'s) in `buffer.rs` and
+//! `pool.rs`, next to the objects, using `try_box` and `free_box` here, and the copies theirs
+//! in `copy.rs` (the kernels' `Memory`).
 //!
 //! NULL policy: a NULL pointer where a value is required is `MVS_ERR_NULL`; an array argument
 //! of length 0 may be NULL.

@@ -1,14 +1,17 @@
-//! Owned memory, the safe part: the layout arithmetic of buffers and pool slabs, and the pool's
-//! lock-free bookkeeping ([`FreeList`]). Knows nothing of C; addresses are plain integers here,
+//! Owned memory, the safe part: the layout arithmetic of buffers and pool slabs, the buffers'
+//! reference counts and attachments ([`Ownership`]), and the pool's lock-free bookkeeping
+//! ([`FreeList`]). Knows nothing of C; addresses are plain integers here,
 //! and the C layer (`crate::ffi::buffer`, `crate::ffi::pool`) does the allocating.
 
 mod freelist;
+mod ownership;
 mod thread_slot;
 
 use core::alloc::Layout;
 use core::fmt;
 
 pub use freelist::FreeList;
+pub use ownership::Ownership;
 #[allow(unused_imports)] // used only where the C layer cannot read the thread pointer
 pub use thread_slot::this_thread;
 
