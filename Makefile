@@ -421,8 +421,9 @@ fuzz:
 fuzz-smoke: $(FUZZDIR)/driver
 	$(FUZZ_ENV) $(FUZZDIR)/driver 60 20261202
 
-# The library's unit tests (the view arithmetic, the lock-free pool bookkeeping with threads,
-# the buffer FFI) under Miri (needs a nightly toolchain with the miri and rust-src components).
+# The library's unit tests (the view arithmetic, the lock-free pool bookkeeping and the buffers'
+# ownership core, memory::Ownership, with threads racing on last releases and attachments; the
+# buffer FFI) under Miri (needs a nightly toolchain with the miri and rust-src components).
 miri:
 	$(CARGO) +nightly miri test --lib
 
