@@ -257,7 +257,7 @@ valgrind: lib
 	  done; done
 
 numpy-test: lib $(VPY)
-	$(VPY) tests/numpy_oracle.py $(LIBDIR)/libmemviewslice.so
+	$(VPY) -m pytest tests/test_numpy_oracle.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
 	$(VPY) tests/numpy_copy.py $(LIBDIR)/libmemviewslice.so
 
 # DLPack through the installed package against NumPy (tests/test_dlpack.py): round trips of
