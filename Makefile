@@ -266,7 +266,7 @@ numpy-test: lib $(VPY)
 # release order; read-only tensors; malformed tensors refused with the deleter still run once.
 # PyTorch is not installed (too large for CI): NumPy is the peer.
 dlpack-test: $(PKG)
-	CC="$(CC)" $(VPY) tests/test_dlpack.py
+	CC="$(CC)" $(VPY) -m pytest tests/test_dlpack.py -q -p no:cacheprovider
 
 # --- other --------------------------------------------------------------------------------
 bench: bench-cython
