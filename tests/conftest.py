@@ -48,6 +48,9 @@ def split(value):
 
 
 def pytest_configure(config):
+    # tests/cython/test_gil.py makes a class per module when it is imported, from the environment.
+    if config.getoption("--gil-modules"):
+        os.environ["MVS_GIL_MODULES"] = config.getoption("--gil-modules")
     for d in reversed(split(config.getoption("--cy-build"))):
         sys.path.insert(0, str(pathlib.Path(d).resolve()))
 
