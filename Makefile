@@ -415,7 +415,7 @@ cython-ops: $(PKG)
 	@echo "building $(words $(CY_CODES)) wrapper modules (ops_<dtype>) ..."
 	@echo $(CY_CODES) | tr ' ' '\n' | xargs -P 2 -I{} sh -c \
 	  '$(CY_PY) tests/cython/gen_ops.py {} $(CYOPS)/ops_{}.pyx && MVS_OPT=-O0 $(CYBUILD) $(CYOPS)/ops_{}.pyx --out $(CYOPS) >$(CYOPS)/ops_{}.log 2>&1 || { cat $(CYOPS)/ops_{}.log; exit 255; }'
-	$(CY_PY) -m pytest tests/cython/test_ops.py -q -p no:cacheprovider -n 2 --cy-build $(CYOPS) --cy-codes "$(CY_CODES)"
+	$(CY_PY) -m pytest tests/cython/test_ops.py -q -p no:cacheprovider --cy-build $(CYOPS) --cy-codes "$(CY_CODES)"
 
 # The bridge takes no GIL on success, balances Cython's acquisition counts and NumPy's reference
 # counts over 1,000,000 views, works under prange, copies and fills with no GIL (a contiguous

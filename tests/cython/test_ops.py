@@ -17,7 +17,7 @@ dst[...] = value, np.ascontiguousarray and np.asfortranarray, errors against mvs
 status and message) and the views of other dtypes (from_<other>_*: against a.view(dtype));
 failures of those four are printed a few per kind, and all counted.
 
-    .venv/bin/python -m pytest tests/cython/test_ops.py -q -n 2 --cy-build build/cython_ops \
+    .venv/bin/python -m pytest tests/cython/test_ops.py -q --cy-build build/cython_ops \
         [--cy-codes f64,i8] [--cases N] [--seed S] [-k reshape]
 
 One test per dtype and helper family (test_helpers[f64-reshape]) and one per dtype for the
