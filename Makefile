@@ -297,8 +297,8 @@ valgrind: $(VALGRIND_RUNS)
 endif
 
 numpy-test: lib $(VPY)
-	$(VPY) tests/numpy_oracle.py $(LIBDIR)/libmemviewslice.so
-	$(VPY) tests/numpy_copy.py $(LIBDIR)/libmemviewslice.so
+	$(VPY) -m pytest tests/test_numpy_oracle.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
+	$(VPY) -m pytest tests/test_numpy_copy.py -q -p no:cacheprovider -n 2 --mvs-lib $(LIBDIR)/libmemviewslice.so
 
 # DLPack through the installed package against NumPy (tests/test_dlpack.py): round trips of
 # every dtype NumPy exports, 0-d to 8-d, negative and zero strides; a producer of its own (a C
@@ -306,7 +306,7 @@ numpy-test: lib $(VPY)
 # release order; read-only tensors; malformed tensors refused with the deleter still run once.
 # PyTorch is not installed (too large for CI): NumPy is the peer.
 dlpack-test: $(PKG)
-	CC="$(CC)" $(VPY) tests/test_dlpack.py
+	CC="$(CC)" $(VPY) -m pytest tests/test_dlpack.py -q -p no:cacheprovider
 
 # --- other --------------------------------------------------------------------------------
 bench: bench-cython
@@ -456,7 +456,7 @@ cython-ops: $(PKG)
 	@echo "building $(words $(CY_CODES)) wrapper modules (ops_<dtype>) ..."
 	@echo $(CY_CODES) | tr ' ' '\n' | xargs -P 2 -I{} sh -c \
 	  '$(CY_PY) tests/cython/gen_ops.py {} $(CYOPS)/ops_{}.pyx && MVS_OPT=-O0 $(CYBUILD) $(CYOPS)/ops_{}.pyx --out $(CYOPS) >$(CYOPS)/ops_{}.log 2>&1 || { cat $(CYOPS)/ops_{}.log; exit 255; }'
-	PYTHONPATH=$(CYOPS) $(CY_PY) tests/cython/test_ops.py $(CY_CODES)
+	$(CY_PY) -m pytest tests/cython/test_ops.py -q -p no:cacheprovider --cy-build $(CYOPS) --cy-codes "$(CY_CODES)"
 
 # The bridge takes no GIL on success, balances Cython's acquisition counts and NumPy's reference
 # counts over 1,000,000 views, works under prange, copies and fills with no GIL (a contiguous
@@ -475,7 +475,8 @@ cython-gil: $(PKG)
 	   case {} in cpp_off) lang="$$lang -D MVS_PYX_NO_STATEMENT_EXPRESSIONS";; esac; \
 	   $(CYBUILD) tests/cython/gil_test.pyx --out $(CYGIL) --name gil_test_{} --wrap-gil --openmp $$lang \
 	     -X boundscheck=$$d -X initializedcheck=$$d >$(CYGIL)/gil_test_{}.log 2>&1 || { cat $(CYGIL)/gil_test_{}.log; exit 255; }'
-	PYTHONPATH=$(CYGIL) $(CY_PY) tests/cython/test_gil.py $(addprefix gil_test_,$(GIL_VARIANTS))
+	$(CY_PY) -m pytest tests/cython/test_gil.py -q -p no:cacheprovider -n 2 --dist loadscope --cy-build $(CYGIL) \
+	  --gil-modules "$(addprefix gil_test_,$(GIL_VARIANTS))"
 
 # Ownership through the Cython layer: C memory handed to NumPy is freed exactly once over
 # 100,000 hand-offs; so are 100,000 contiguous copies (copy_c_2d, copy_f_2d), after their last
@@ -485,7 +486,7 @@ CYOWN = $(CY_OUT)/cython_own
 cython-own: $(PKG)
 	@mkdir -p $(CYOWN)
 	$(CYBUILD) tests/cython/own_test.pyx --out $(CYOWN) --openmp >$(CYOWN)/build.log 2>&1 || { cat $(CYOWN)/build.log; exit 1; }
-	PYTHONPATH=$(CYOWN) $(CY_PY) tests/cython/test_own.py
+	$(CY_PY) -m pytest tests/cython/test_own.py -q -p no:cacheprovider --cy-build $(CYOWN)
 
 cython-test: cython-ops cython-gil cython-own
 
@@ -498,7 +499,7 @@ CYTHON_OLDEST := 0.29.37 3.0.11
 $(BUILD)/venv-cython-%/bin/python:
 	$(PYTHON) -m venv $(BUILD)/venv-cython-$*
 	$@ -m pip install --quiet --upgrade pip
-	$@ -m pip install --quiet numpy cython==$*
+	$@ -m pip install --quiet numpy cython==$* pytest pytest-xdist
 
 # (Kept: make would delete a pattern rule's target as intermediate.)
 .PRECIOUS: $(BUILD)/venv-cython-%/bin/python
@@ -508,5 +509,7 @@ cython-oldest: $(foreach v,$(CYTHON_OLDEST),cython-oldest-$(v))
 cython-oldest-%: $(PKG) $(BUILD)/venv-cython-%/bin/python
 	$(BUILD)/venv-cython-$*/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl
 	$(BUILD)/venv-cython-$*/bin/python -m cython --version 2>&1 | grep -q "$*"
+	$(BUILD)/venv-cython-$*/bin/python -c "import pytest, xdist" 2>/dev/null || \
+	  $(BUILD)/venv-cython-$*/bin/python -m pip install --quiet pytest pytest-xdist
 	$(MAKE) --no-print-directory cython-test CY_PY=$(CURDIR)/$(BUILD)/venv-cython-$*/bin/python CY_OUT=$(BUILD)/cython-$*
 

@@ -2,6 +2,12 @@
 """Differential test of libmemviewslice's data movement (mvs_copy, mvs_fill,
 mvs_copy_contiguous), with NumPy as the oracle.
 
+    python -m pytest tests/test_numpy_copy.py [-n 2] [-k fill] [--mvs-lib PATH] [--seed N] [--cases N]
+
+runs one pytest test per function's random cases (test_random[copy|fill|contiguous]) and per
+named test (test_named[<name>]); the script itself still runs everything at once, and
+reproduces one case alone:
+
     python tests/numpy_copy.py target/release/libmemviewslice.so [--seed N] [--cases N]
                                [--only copy|fill|contiguous] [--case I]
 
@@ -47,6 +53,7 @@ in-place copies with known results.
 
 import argparse
 import ctypes as C
+import functools
 import math
 import os
 import random
@@ -986,17 +993,55 @@ def run_named(lib):
     failed = 0
     print("named tests:")
     for t in NAMED:
-        try:
-            res = t(lib)
-        except Exception as e:  # noqa: BLE001 - a test bug is a failure too
-            res = [f"(test error) {type(e).__name__}: {e}"]
-        probs, note = res if isinstance(res, tuple) else (res, "")
+        probs, note = named_result(lib, t)
         name = t.__name__[2:]
         print(f"  {'ok  ' if not probs else 'FAIL'} {name}" + (f"  {note}" if note else ""))
         for p in probs[:SHOW_MISMATCHES]:
             print(f"         {p}")
         failed += bool(probs)
     return failed
+
+
+def named_result(lib, t):
+    """(problems, note) of one named test; an exception of the test is a problem too."""
+    try:
+        res = t(lib)
+    except Exception as e:  # noqa: BLE001 - a test bug is a failure too
+        res = [f"(test error) {type(e).__name__}: {e}"]
+    return res if isinstance(res, tuple) else (res, "")
+
+
+# --- one function's random cases (tests/test_numpy_copy.py) -------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def case_numbers(seed, cases):
+    """{function: the numbers of its random cases} among `cases` cases of `seed`: each case
+    draws its function first from its own generator, as main() does without --only."""
+    names, weights = list(OPS), list(OPS.values())
+    numbers = {k: [] for k in OPS}
+    for i in range(cases):
+        numbers[random.Random(seed * 1_000_003 + i).choices(names, weights)[0]].append(i)
+    return numbers
+
+
+def run_kind(lib, op, seed=DEFAULT_SEED, cases=DEFAULT_CASES, part=0, parts=1):
+    """The random cases of one function ("copy", "fill" or "contiguous") among the `cases` cases
+    of `seed` (the very cases main() runs for it without --only), or every `parts`-th of them
+    from the `part`-th (so that the parts together are those cases). Returns the runner (stats,
+    mismatches) and the oracle errors."""
+    runner = Runner(lib)
+    names, weights = list(OPS), list(OPS.values())
+    oracle_bugs = []
+    for i in case_numbers(seed, cases)[op][part::parts]:
+        r = random.Random(seed * 1_000_003 + i)
+        runner.case_no = i
+        r.choices(names, weights)  # the draw that chose this function
+        try:
+            getattr(runner, "case_" + op)(r)
+        except OracleBug as e:
+            oracle_bugs.append(f"case #{i} {op}: {e}")
+    return runner, oracle_bugs
 
 
 # --- main ---------------------------------------------------------------------------------------

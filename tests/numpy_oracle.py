@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Differential test of libmemviewslice's view operations, with NumPy as the oracle.
 
-    python tests/numpy_oracle.py target/release/libmemviewslice.so [--seed N] [--cases N]
+    python -m pytest tests/test_numpy_oracle.py [-n 2] [-k reshape] [--mvs-lib PATH] [--seed N] [--cases N]
+
+runs one pytest test per operation (tests/test_numpy_oracle.py; the library is
+target/release/libmemviewslice.so unless --mvs-lib or $MVS_LIB says otherwise). The script
+itself still runs every case at once, and reproduces one case alone:
+
+    python tests/numpy_oracle.py target/release/libmemviewslice.so [--seed N] [--cases N] [--only OP] [--case I]
 
 Every case builds a real NumPy array (C- or F-contiguous, sliced with steps, flipped,
 broadcast, transposed, or with arbitrary strides over a buffer; itemsizes 1 to 16; ndim 0 to
@@ -34,6 +40,7 @@ the notes printed at the end of the output).
 
 import argparse
 import ctypes as C
+import functools
 import math
 import random
 import sys
@@ -1378,6 +1385,51 @@ notes: inputs not generated (error precedence NumPy cannot decide, or documented
     MVS_ERR_VALUE for a count out of range.
   - mvs_sliding_window with a negative step: NumPy's [..., ::step] accepts it; the library
     follows torch.Tensor.unfold (step must be positive, MVS_ERR_STEP)."""
+
+
+SWEEP_VIEW_AS = "mvs_view_as (every pair 1..16)"
+OP_NAMES = list(OPS)
+OP_WEIGHTS = [OPS[k][1] for k in OP_NAMES]
+
+
+@functools.lru_cache(maxsize=None)
+def case_numbers(seed, cases):
+    """{operation: the numbers of its cases} among `cases` cases of `seed`: each case draws its
+    operation first from its own generator state, as main() does."""
+    rng, numbers = random.Random(), {k: [] for k in OPS}
+    for i in range(cases):
+        rng.seed(seed * 1_000_003 + i)
+        numbers[rng.choices(OP_NAMES, weights=OP_WEIGHTS)[0]].append(i)
+    return numbers
+
+
+def run_op(lib, name, seed=DEFAULT_SEED, cases=DEFAULT_CASES):
+    """The cases of one operation of OPS among the `cases` cases of `seed` drawn over every
+    operation (the very cases that main() runs for it without --only: each case has its own
+    generator state), or with name SWEEP_VIEW_AS the item-size sweep of mvs_view_as. Returns
+    the runner (its stats and mismatches) and the oracle errors (bugs in this test). Used by
+    tests/test_numpy_oracle.py, one pytest test per operation."""
+    rng = random.Random(seed)
+    runner = Runner(lib, rng)
+    oracle_bugs = []
+    if name == SWEEP_VIEW_AS:
+        rng.seed(seed * 1_000_003 - 1)
+        random.seed(seed * 1_000_003 - 2)
+        try:
+            runner.sweep_view_as()
+        except OracleBug as e:
+            oracle_bugs.append(f"{runner.case_no} op=mvs_view_as: {e}")
+        return runner, oracle_bugs
+    for i in case_numbers(seed, cases)[name]:
+        rng.seed(seed * 1_000_003 + i)
+        random.seed(seed * 1_000_003 + i + 1)
+        rng.choices(OP_NAMES, weights=OP_WEIGHTS)  # the draw that chose this operation
+        runner.case_no = i
+        try:
+            getattr(runner, OPS[name][0])()
+        except OracleBug as e:
+            oracle_bugs.append(f"case #{i} op={name}: {e}")
+    return runner, oracle_bugs
 
 
 def main():

@@ -14,7 +14,12 @@ not installed in CI: too large).
 - malformed tensors are refused with their errors and the deleter still runs once (by the
   capsule, which keeps the tensor on failure); other devices, streams, copies, legacy capsules.
 
-    .venv/bin/python tests/test_dlpack.py
+Under pytest, one test per scenario; the round trips and the byte offsets one per dtype
+(test_round_trips[float64], test_byte_offsets_and_null_strides[int8], ...), the malformed tensors
+one per kind (test_malformed_tensor[ndim 9], ...). A failing test lists every failed check.
+
+    .venv/bin/python -m pytest tests/test_dlpack.py -q [-k round_trips]
+    .venv/bin/python tests/test_dlpack.py    (the same, through pytest.main)
 """
 
 import ctypes
@@ -29,6 +34,7 @@ import tempfile
 import weakref
 
 import numpy as np
+import pytest
 
 import memviewslice
 from memviewslice import from_dlpack
@@ -40,6 +46,20 @@ def check(ok, what):
     if not ok:
         failures.append(what)
         print("FAIL", what)
+
+
+@pytest.fixture(autouse=True)
+def checks(record_property):
+    """Each test starts with no failed check; `checks(note)` at its end asserts that none failed
+    (listing them) and records the note (what it counted)."""
+    failures.clear()
+
+    def done(note=""):
+        if note:
+            record_property("summary", note)
+        assert not failures, f"{len(failures)} failed checks:\n" + "\n".join(failures)
+
+    return done
 
 
 def raises(exc, fn, what, part=""):
@@ -81,9 +101,10 @@ def views(dtype, ndim):
     return out
 
 
-def test_round_trips():
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: t.__name__)
+def test_round_trips(dtype, checks):
     n = 0
-    for dtype, ndim in itertools.product(DTYPES, range(9)):
+    for ndim in range(9):
         for a in views(dtype, ndim):
             o = from_dlpack(a)
             check(layout(o) == layout(a), f"{dtype.__name__} {a.shape} {a.strides}: from_dlpack {layout(o)} != {layout(a)}")
@@ -95,14 +116,18 @@ def test_round_trips():
             check(np.asarray(o).flags.writeable == a.flags.writeable, f"{dtype.__name__} {a.shape}: writeable")
             check(b.flags.writeable == a.flags.writeable, f"{dtype.__name__} {a.shape}: np.from_dlpack writeable")
             n += 1
+    checks(f"round trips: {n} views of {dtype.__name__}, 0-d to 8-d")
+
+
+def test_write_through_owner(checks):
     # writes through the owner land in the producer's memory
     a = np.zeros((3, 4))
     np.asarray(from_dlpack(a[::-1, 1::2]))[0, 1] = 5
     check(a[2, 3] == 5, "a write through the owner reaches the array")
-    print(f"round trips: {n} views of {len(DTYPES)} dtypes, 0-d to 8-d")
+    checks()
 
 
-def test_producer_kept_alive():
+def test_producer_kept_alive(checks):
     gc.disable()
     try:
         a = np.arange(12.0).reshape(3, 4).copy()  # owns its memory
@@ -118,6 +143,7 @@ def test_producer_kept_alive():
         check(ref() is None, "the array goes with the last user")
     finally:
         gc.enable()
+    checks()
 
 
 # ---- a producer of its own, with a counting deleter ------------------------------------------
@@ -223,7 +249,7 @@ class Producer:
         return PRODUCER.new_capsule(ctypes.addressof(self.tensor))
 
 
-def test_deleter_once_after_the_last_user():
+def test_deleter_once_after_the_last_user(checks):
     """Every order in which five users of one import let go: the deleter runs once, after the
     last."""
     mem = np.arange(64.0)
@@ -244,9 +270,9 @@ def test_deleter_once_after_the_last_user():
                 check(p.deleted == (1 if k == len(order) - 1 else 0),
                       f"order {order}: after releasing {kinds[i]} ({k + 1} of {len(order)}), {p.deleted} deletions")
             orders += 1
-        print(f"deleter: exactly once after the last of {len(kinds)} users, in {orders} orders")
     finally:
         gc.enable()
+    checks(f"deleter: exactly once after the last of {len(kinds)} users, in {orders} orders")
 
 
 DL_TYPES = {np.bool_: (6, 8), np.int8: (0, 8), np.int16: (0, 16), np.int32: (0, 32), np.int64: (0, 64),
@@ -254,36 +280,37 @@ DL_TYPES = {np.bool_: (6, 8), np.int8: (0, 8), np.int16: (0, 16), np.int32: (0, 
             np.float32: (2, 32), np.float64: (2, 64), np.complex64: (5, 64), np.complex128: (5, 128)}
 
 
-def test_byte_offsets_and_null_strides():
+@pytest.mark.parametrize("dtype", list(DL_TYPES), ids=lambda t: t.__name__)
+def test_byte_offsets_and_null_strides(dtype, checks):
     """A producer's tensors with byte offsets and NULL strides (row-major), or strides of any
     sign, of every dtype and 0 to 8 dimensions: the owner and NumPy's array of it are at data +
     byte_offset with the right shape, strides and dtype; each deleted once."""
     mem = np.arange(4096, dtype=np.uint8)
     base = mem.__array_interface__["data"][0]
     n = 0
-    for dtype, (code, bits) in DL_TYPES.items():
-        size = bits // 8
-        for ndim in range(9):
-            for strided in (False, True):
-                shape = (2,) * ndim
-                strides = tuple((-1) ** k * 2 ** (ndim - 1 - k) for k in range(ndim)) if strided else None
-                offset = size * (3 + 2 ** ndim)
-                p = Producer(mem, shape, strides, byte_offset=offset, code=code, bits=bits)
-                o = from_dlpack(p)
-                want_strides = tuple(s * size for s in strides) if strided else np.empty(shape, dtype).strides
-                want = (base + offset, shape, want_strides, np.dtype(dtype))
-                check(layout(o) == want, f"{dtype.__name__} {ndim}-d offset {offset}: {layout(o)} != {want}")
-                b = np.from_dlpack(o)
-                check(layout(b) == want, f"{dtype.__name__} {ndim}-d: np.from_dlpack {layout(b)} != {want}")
-                del o
-                check(p.deleted == 0, f"{dtype.__name__} {ndim}-d: deleted while NumPy's array lives")
-                del b
-                check(p.deleted == 1, f"{dtype.__name__} {ndim}-d: deleted {p.deleted} times, not once")
-                n += 1
-    print(f"byte offsets: {n} tensors of {len(DL_TYPES)} dtypes, 0-d to 8-d, NULL and signed strides")
+    code, bits = DL_TYPES[dtype]
+    size = bits // 8
+    for ndim in range(9):
+        for strided in (False, True):
+            shape = (2,) * ndim
+            strides = tuple((-1) ** k * 2 ** (ndim - 1 - k) for k in range(ndim)) if strided else None
+            offset = size * (3 + 2 ** ndim)
+            p = Producer(mem, shape, strides, byte_offset=offset, code=code, bits=bits)
+            o = from_dlpack(p)
+            want_strides = tuple(s * size for s in strides) if strided else np.empty(shape, dtype).strides
+            want = (base + offset, shape, want_strides, np.dtype(dtype))
+            check(layout(o) == want, f"{dtype.__name__} {ndim}-d offset {offset}: {layout(o)} != {want}")
+            b = np.from_dlpack(o)
+            check(layout(b) == want, f"{dtype.__name__} {ndim}-d: np.from_dlpack {layout(b)} != {want}")
+            del o
+            check(p.deleted == 0, f"{dtype.__name__} {ndim}-d: deleted while NumPy's array lives")
+            del b
+            check(p.deleted == 1, f"{dtype.__name__} {ndim}-d: deleted {p.deleted} times, not once")
+            n += 1
+    checks(f"byte offsets: {n} tensors of {dtype.__name__}, 0-d to 8-d, NULL and signed strides")
 
 
-def test_read_only():
+def test_read_only(checks):
     a = np.arange(6.0).reshape(2, 3)
     a.flags.writeable = False
     o = from_dlpack(a)
@@ -307,42 +334,47 @@ def test_read_only():
     check(not np.asarray(o).flags.writeable, "a read-only tensor gives a read-only owner")
     del o, view
     check(p.deleted == 1, "read-only: deleted once")
+    checks()
 
 
-def test_malformed_tensors():
+MALFORMED = [
+    (dict(data=None), ValueError, "data is NULL"),
+    (dict(ndim=-1), ValueError, "ndim -1"),
+    (dict(ndim=9), ValueError, "ndim 9"),
+    (dict(shape=(2, -3)), ValueError, "negative"),
+    (dict(device=Device(2, 0)), BufferError, "not the CPU"),
+    (dict(device=Device(5, 0)), BufferError, "not a DLPack device"),
+    (dict(code=18), BufferError, "type code 18"),
+    (dict(bits=4), BufferError, "4 bits"),
+    (dict(version=Version(2, 0)), BufferError, "version 2.0"),
+    (dict(strides=(2 ** 62, 1)), ValueError, "does not fit"),
+    (dict(byte_offset=2 ** 64 - 8), ValueError, "byte offset"),
+    (dict(code=4, bits=16), BufferError, "no buffer-protocol format"),  # bfloat16 imports, has no format
+]
+
+
+@pytest.mark.parametrize("fields, exc, part", MALFORMED, ids=[part for _, _, part in MALFORMED])
+def test_malformed_tensor(fields, exc, part, checks):
     """Each is refused; the library does not call the deleter, the capsule does, once."""
     mem = np.zeros(16)
-    cases = [
-        (dict(data=None), ValueError, "data is NULL"),
-        (dict(ndim=-1), ValueError, "ndim -1"),
-        (dict(ndim=9), ValueError, "ndim 9"),
-        (dict(shape=(2, -3)), ValueError, "negative"),
-        (dict(device=Device(2, 0)), BufferError, "not the CPU"),
-        (dict(device=Device(5, 0)), BufferError, "not a DLPack device"),
-        (dict(code=18), BufferError, "type code 18"),
-        (dict(bits=4), BufferError, "4 bits"),
-        (dict(version=Version(2, 0)), BufferError, "version 2.0"),
-        (dict(strides=(2 ** 62, 1)), ValueError, "does not fit"),
-        (dict(byte_offset=2 ** 64 - 8), ValueError, "byte offset"),
-        (dict(code=4, bits=16), BufferError, "no buffer-protocol format"),  # bfloat16 imports, has no format
-    ]
-    for fields, exc, part in cases:
-        shape = fields.pop("shape", (2, 3))
-        strides = fields.pop("strides", None)
-        code, bits = fields.pop("code", 2), fields.pop("bits", 64)
-        p = Producer(mem, shape, strides, code=code, bits=bits, byte_offset=fields.pop("byte_offset", 0))
-        for name, value in fields.items():
-            if name in ("version",):
-                setattr(p.tensor, name, value)
-            elif name == "data":
-                p.tensor.dl_tensor.data = value
-            else:
-                setattr(p.tensor.dl_tensor, name, value)
-        raises(exc, lambda: from_dlpack(p), f"malformed {fields or (code, bits, shape, strides)}", part)
-        check(p.deleted == 1, f"malformed {fields or (code, bits)}: deleter ran {p.deleted} times, not once")
+    fields = dict(fields)
+    shape = fields.pop("shape", (2, 3))
+    strides = fields.pop("strides", None)
+    code, bits = fields.pop("code", 2), fields.pop("bits", 64)
+    p = Producer(mem, shape, strides, code=code, bits=bits, byte_offset=fields.pop("byte_offset", 0))
+    for name, value in fields.items():
+        if name in ("version",):
+            setattr(p.tensor, name, value)
+        elif name == "data":
+            p.tensor.dl_tensor.data = value
+        else:
+            setattr(p.tensor.dl_tensor, name, value)
+    raises(exc, lambda: from_dlpack(p), f"malformed {fields or (code, bits, shape, strides)}", part)
+    check(p.deleted == 1, f"malformed {fields or (code, bits)}: deleter ran {p.deleted} times, not once")
+    checks()
 
 
-def test_protocol():
+def test_protocol(checks):
     a = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
     o = from_dlpack(a)
     check(o.__dlpack_device__() == (1, 0), "__dlpack_device__")
@@ -376,22 +408,12 @@ def test_protocol():
     # a type with no buffer-protocol format here (NumPy exports long double as 128-bit float, or
     # refuses it)
     raises(BufferError, lambda: from_dlpack(np.zeros(3, dtype=np.longdouble)), "long double")
+    checks()
 
 
 def main():
     print(f"numpy {np.__version__}, memviewslice {memviewslice.__version__}")
-    test_round_trips()
-    test_producer_kept_alive()
-    test_deleter_once_after_the_last_user()
-    test_byte_offsets_and_null_strides()
-    test_read_only()
-    test_malformed_tensors()
-    test_protocol()
-    if failures:
-        print(f"test_dlpack: {len(failures)} failures")
-        return 1
-    print("test_dlpack: ok")
-    return 0
+    return pytest.main([__file__, "-q", "-p", "no:cacheprovider", *sys.argv[1:]])
 
 
 if __name__ == "__main__":

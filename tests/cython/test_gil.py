@@ -2,7 +2,8 @@
 """The GIL and reference-count test of the Cython bridge, on a built variant of
 tests/cython/gil_test.pyx:
 
-    PYTHONPATH=build/cython_tests python tests/cython/test_gil.py gil_test_c_on [MODULE ...]
+    .venv/bin/python -m pytest tests/cython/test_gil.py -q -n 2 --dist loadscope \
+        --cy-build build/cython_gil [--gil-modules gil_test_c_on,...] [-k "c_on and mix"]
 
 Each MODULE is gil_test.pyx built with `tools/build_ext.py --wrap-gil --openmp` (C or C++,
 any directives): its PyGILState_Ensure calls are counted. Checks, on float64 views:
@@ -27,14 +28,18 @@ any directives): its PyGILState_Ensure calls are counted. Checks, on float64 vie
 4. 100,000 calls of each failing kind (also copies whose shapes do not broadcast, into a
    repeated item, and a contiguous copy too big): the right exception and library message,
    counts and refcounts unchanged.
-Prints a short summary; the exit code is 1 on any failure.
+One pytest test per module and section (TestGil_gil_test_c_on::test_section[success], [mix],
+[const], [raw_memory], [buffer], [pool], [movement], [copies], [prange], [errors]); see the end
+of this file.
 """
 
 import importlib
+import os
 import sys
 import time
 
 import numpy as np
+import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 CALLS = 1_000_000        # per helper kind, and for the mix
@@ -84,6 +89,7 @@ class Checker:
         self.name = name
         self.failures = []
         self.reported = 0
+        self.lines = []
 
     def section(self):
         """'ok', or how many checks failed since the last call."""
@@ -95,6 +101,11 @@ class Checker:
             self.failures.append(what)
             print(f"  FAIL {self.name}: {what}")
         return ok
+
+    def say(self, line):
+        """A section's summary line: printed, and kept for the test's summary."""
+        self.lines.append(line)
+        print(line)
 
 
 def same_view(got, want):
@@ -112,19 +123,15 @@ def refcounts(sources):
     return {k: sys.getrefcount(v) for k, v in sources.items()}
 
 
-def run(module_name):
-    m = importlib.import_module(module_name)
-    c = Checker(module_name)
-    start = time.perf_counter()
-    sources = {
-        "a1": np.arange(24.0),
-        "a2": np.arange(30.0).reshape(5, 6),
-        "a3": np.arange(60.0).reshape(3, 4, 5),
-        "s3": np.arange(12.0).reshape(3, 1, 4),
-    }
-    args = (sources["a1"], sources["a2"], sources["a3"], sources["s3"])
-    refs_start = refcounts(sources)
+SOURCES = {
+    "a1": lambda: np.arange(24.0),
+    "a2": lambda: np.arange(30.0).reshape(5, 6),
+    "a3": lambda: np.arange(60.0).reshape(3, 4, 5),
+    "s3": lambda: np.arange(12.0).reshape(3, 1, 4),
+}
 
+
+def section_success(m, c, sources, args, module_name):
     # Positive control: the counter counts this module's PyGILState_Ensure calls.
     control = m.with_gil_control(1000)
     c.check(control == 1000, f"`with gil:` x1000 in nogil code counted {control} PyGILState_Ensure calls")
@@ -142,10 +149,12 @@ def run(module_name):
         c.check(first == want[(0,) * want.ndim], f"{name}: first element read in nogil code {first} != {want[(0,) * want.ndim]}")
         del last
     nonzero = ", ".join(f"{k} {v}" for k, v in gil_by_kind.items() if v) or "0 for every kind"
-    print(f"{module_name}: success: {len(m.KINDS)} kinds x {CALLS:,} calls in nogil: "
+    c.say(f"{module_name}: success: {len(m.KINDS)} kinds x {CALLS:,} calls in nogil: "
           f"PyGILState_Ensure {nonzero}; control: `with gil:` x1000 counted {control} "
           f"[{c.section()}]")
 
+
+def section_mix(m, c, sources, args, module_name):
     # 2. A mix of kinds, each view made in a fresh call and dropped at its return.
     refs0 = refcounts(sources)
     gil, acq0, acq1, mref0, mref1 = m.mix(CALLS, *args)
@@ -157,10 +166,12 @@ def run(module_name):
     c.check(acq0 == acq1, f"mix: acquisition counts {acq0} -> {acq1}")
     c.check(mref0 == mref1, f"mix: memoryview refcounts {mref0} -> {mref1}")
     c.check(refs0 == refs1, f"mix: array refcounts {refs0} -> {refs1}")
-    print(f"{module_name}: mix: {CALLS:,} views made and dropped, PyGILState_Ensure {gil}, "
+    c.say(f"{module_name}: mix: {CALLS:,} views made and dropped, PyGILState_Ensure {gil}, "
           f"acquisition counts {acq0} -> {acq1}, memoryview refcounts {mref0} -> {mref1}, "
           f"array refcounts {tuple(refs0.values())} -> {tuple(refs1.values())} [{c.section()}]")
 
+
+def section_const(m, c, sources, args, module_name):
     # 2a. Const derivations of read-only arrays: six per round, with no GIL.
     ro2, ro3 = sources["a2"].copy(), sources["a3"].copy()
     ro2.flags.writeable = ro3.flags.writeable = False
@@ -172,10 +183,12 @@ def run(module_name):
     c.check(acq0 == (1, 1) and acq1 == acq0, f"const: acquisition counts {acq0} -> {acq1}")
     c.check(total == want, f"const: the views read {total}, NumPy's {want}")
     del ro2, ro3
-    print(f"{module_name}: const: {6 * rounds:,} derivations of read-only arrays (slice_axis, index_axis, "
+    c.say(f"{module_name}: const: {6 * rounds:,} derivations of read-only arrays (slice_axis, index_axis, "
           f"transpose, index, reshape, flip; _const forms): PyGILState_Ensure {gil}, acquisition counts "
           f"{acq0} -> {acq1} [{c.section()}]")
 
+
+def section_raw_memory(m, c, sources, args, module_name):
     # 2b. Views of raw memory: the first makes the module's owner (one GIL acquisition), then
     # none; the owner keeps its pinned acquisition and the first view's.
     first_gil, gil, acq0, acq1, total = m.raw_memory(CALLS, sources["a2"])
@@ -186,10 +199,12 @@ def run(module_name):
     c.check(gil == 0, f"raw memory: {gil} PyGILState_Ensure calls over {CALLS} rounds")
     c.check(acq0 == 2 and acq1 == 2, f"raw memory: the owner's acquisition count {acq0} -> {acq1}, not 2")
     c.check(total == want, f"raw memory: the views read {total}, NumPy's {want}")
-    print(f"{module_name}: raw memory: {CALLS:,} rounds of from_pointer_2d, from_pointer_strided_2d and two "
+    c.say(f"{module_name}: raw memory: {CALLS:,} rounds of from_pointer_2d, from_pointer_strided_2d and two "
           f"derivations: PyGILState_Ensure {first_gil} for the first view, {gil} after; owner acquisitions "
           f"{acq0} -> {acq1} [{c.section()}]")
 
+
+def section_buffer(m, c, sources, args, module_name):
     # 2c. Views of a buffer (malloc'd memory, a counting deallocator): the first view makes the
     # buffer's owner (one GIL acquisition), then none while the creator holds its reference; the
     # owner keeps the attachment's acquisition and the first view's; the memory is freed once,
@@ -220,9 +235,11 @@ def run(module_name):
                      f"the release in nogil; owner acquisitions {acq0} -> {acq1}, refcount {mref0} -> {mref1}; "
                      f"frees {freed1} then {freed2}")
     del a2  # (the run's refcount check counts references to the sources)
-    print(f"{module_name}: buffer: {CALLS:,} rounds of 2 from_buffer_2d and 2 derivations: "
+    c.say(f"{module_name}: buffer: {CALLS:,} rounds of 2 from_buffer_2d and 2 derivations: "
           + "; ".join(parts) + f" [{c.section()}]")
 
+
+def section_pool(m, c, sources, args, module_name):
     # 2d. Arrays of a pool: the first acquire makes the slab's owner (one GIL acquisition), then
     # none; balanced counts.
     want = sum(2 * k + 6 for k in range(CALLS))  # [1, 1] + [0, 2] of k + 3 i + j
@@ -238,9 +255,11 @@ def run(module_name):
                 f"pool {order}: counts {counts} with the first array out, {counts_after} after, not (16, 1), (16, 0)")
         parts.append(f"order {order}: Ensure {first_gil} for the first acquire, {gil} after; owner "
                      f"acquisitions {acq0} -> {acq1}, refcount {mref0} -> {mref1}")
-    print(f"{module_name}: pool: {CALLS:,} rounds of pool_acquire, 2 derivations, pool_release: "
+    c.say(f"{module_name}: pool: {CALLS:,} rounds of pool_acquire, 2 derivations, pool_release: "
           + "; ".join(parts) + f" [{c.section()}]")
 
+
+def section_movement(m, c, sources, args, module_name):
     # 2e. Data movement in place (fill_2d, copy_2d of a transpose and in place, copy_1d_2d):
     # no GIL, balanced counts.
     a2 = sources["a2"]
@@ -252,10 +271,13 @@ def run(module_name):
     c.check(mref0 == mref1, f"movement: memoryview refcounts {mref0} -> {mref1}")
     c.check(total == want, f"movement: the rounds read {total}, NumPy's {want}")
     c.check(np.array_equal(b, np.broadcast_to(a2[:, 3], (6, 5))), f"movement: b is {b!r}")
-    print(f"{module_name}: movement: {MOVEMENT_ROUNDS:,} rounds of fill_2d, copy_2d (a transpose; in place, "
+    c.say(f"{module_name}: movement: {MOVEMENT_ROUNDS:,} rounds of fill_2d, copy_2d (a transpose; in place, "
           f"overlapping), copy_1d_2d (broadcast): PyGILState_Ensure {gil}, acquisition counts {acq0} -> {acq1}, "
           f"memoryview refcounts {mref0} -> {mref1} [{c.section()}]")
 
+
+def section_copies(m, c, sources, args, module_name):
+    a2 = sources["a2"]
     # 2f. Contiguous copies into new buffers: one GIL acquisition per call (making the buffer's
     # owner), one more when the copy's last view is dropped in nogil code; the copy alone holds
     # its owner; derived views take none.
@@ -282,12 +304,14 @@ def run(module_name):
             f"copy_f_2d(a2): {kept_f!r}, strides {kept_f.strides}")
     want = sum(a2[i % 5, i % 6] for i in range(n))
     c.check(out["sums"] == (want, want, want), f"copies: the copies read {out['sums']}, NumPy's {want}")
-    print(f"{module_name}: copies: PyGILState_Ensure {out['copy_c']} for one copy_c_2d, {out['copy_f']} for one "
+    c.say(f"{module_name}: copies: PyGILState_Ensure {out['copy_c']} for one copy_c_2d, {out['copy_f']} for one "
           f"copy_f_2d (making the buffer's owner), the copy's acquisition count {out['acq copy_c']}; "
           f"{n:,} derivations of a copy: {out['derived']}; {n:,} copies dropped with the GIL: {out['kept']:,}; "
           f"{n:,} dropped in nogil (the last release takes it too): {out['dropped']:,} [{c.section()}]")
-    del kept_c, kept_f, out, a2, b
+    del kept_c, kept_f, out, a2
 
+
+def section_prange(m, c, sources, args, module_name):
     # 3. prange: threads derive views of one shared array.
     shared = np.arange(100.0 * 64).reshape(100, 64)
     rounds = PRANGE_ITERATIONS // shared.shape[0]
@@ -332,9 +356,11 @@ def run(module_name):
     parts.append(f"4 threads over a pool: Ensure {first_gil} (making the owner), then {gil}, counts {counts}")
     ref1 = sys.getrefcount(shared)
     c.check(ref0 == ref1, f"prange: array refcount {ref0} -> {ref1}")
-    print(f"{module_name}: prange: {PRANGE_ITERATIONS:,} iterations x 2 views of one (100, 64) array, "
+    c.say(f"{module_name}: prange: {PRANGE_ITERATIONS:,} iterations x 2 views of one (100, 64) array, "
           f"{'; '.join(parts)} [{c.section()}]")
 
+
+def section_errors(m, c, sources, args, module_name):
     # 4. Error paths.
     c.check(tuple(FAILURE_EXPECTED) == tuple(m.FAILURES), f"failures differ: {m.FAILURES}")
     parts = []
@@ -352,22 +378,56 @@ def run(module_name):
         c.check(gil > 0, f"{name}: the failure path counted no PyGILState_Ensure")
         parts.append(f"{name}: {type(last).__name__}({str(last)!r}), Ensure {gil / FAILING_CALLS:g}/call")
         del last
-    print(f"{module_name}: errors, {FAILING_CALLS:,} calls of each kind: " + "; ".join(parts)
+    c.say(f"{module_name}: errors, {FAILING_CALLS:,} calls of each kind: " + "; ".join(parts)
           + f" [{c.section()}]")
 
+
+# --- pytest ----------------------------------------------------------------------------------
+# One class per module (the built variants: --gil-modules or $MVS_GIL_MODULES, default the four
+# variants of the Makefile, found on --cy-build / $MVS_CY_BUILD / PYTHONPATH), one test per
+# section: TestGil_gil_test_c_on::test_section[mix]. Each section gets new source arrays and
+# checks, besides its own checks, that their reference counts are where they started (the script
+# checked that over the whole run). The sections of one module run in this order in one process,
+# as the script ran them: some check the first view that makes an owner of the module. Under
+# xdist, --dist loadscope keeps each class (module) on one worker. (--dist loadgroup with
+# xdist_group marks would do the same, but does not group with pytest 9.2 and xdist 3.8:
+# pytest-dev/pytest-xdist#1386.)
+
+SECTIONS = {name[len("section_"):]: fn for name, fn in list(globals().items()) if name.startswith("section_")}
+DEFAULT_MODULES = ["gil_test_c_on", "gil_test_c_off", "gil_test_cpp_on", "gil_test_cpp_off"]
+
+
+def run_section(module_name, section, record_property):
+    m = importlib.import_module(module_name)
+    c = Checker(module_name)
+    start = time.perf_counter()
+    sources = {k: make() for k, make in SOURCES.items()}
+    args = (sources["a1"], sources["a2"], sources["a3"], sources["s3"])
+    refs_start = refcounts(sources)
+    SECTIONS[section](m, c, sources, args, module_name)
     refs_end = refcounts(sources)
-    c.check(refs_start == refs_end, f"array refcounts {refs_start} -> {refs_end} over the whole run")
-    print(f"{module_name}: {'FAILED' if c.failures else 'ok'} "
-          f"({len(c.failures)} failures, {time.perf_counter() - start:.1f} s)")
-    return not c.failures
+    c.check(refs_start == refs_end, f"array refcounts {refs_start} -> {refs_end} over the section")
+    record_property("summary", " | ".join(c.lines) + f" ({time.perf_counter() - start:.1f} s)")
+    assert not c.failures, f"{module_name} {section}: {len(c.failures)} failed checks:\n" + "\n".join(c.failures)
+
+
+def module_class(module_name):
+    class TestModule:
+        @pytest.mark.parametrize("section", list(SECTIONS))
+        def test_section(self, section, record_property):
+            run_section(module_name, section, record_property)
+
+    TestModule.__name__ = TestModule.__qualname__ = f"TestGil_{module_name}"
+    return TestModule
+
+
+# (tests/conftest.py puts --gil-modules in $MVS_GIL_MODULES before the collection.)
+for _name in os.environ.get("MVS_GIL_MODULES", "").replace(",", " ").split() or DEFAULT_MODULES:
+    globals()[f"TestGil_{_name}"] = module_class(_name)
 
 
 def main():
-    if len(sys.argv) < 2:
-        print(__doc__.strip().splitlines()[2].strip())
-        return 2
-    results = [run(name) for name in sys.argv[1:]]
-    return 0 if all(results) else 1
+    return pytest.main([__file__, "-q", "-p", "no:cacheprovider", *sys.argv[1:]])
 
 
 if __name__ == "__main__":

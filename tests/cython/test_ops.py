@@ -17,16 +17,21 @@ dst[...] = value, np.ascontiguousarray and np.asfortranarray, errors against mvs
 status and message) and the views of other dtypes (from_<other>_*: against a.view(dtype));
 failures of those four are printed a few per kind, and all counted.
 
-    PYTHONPATH=build/cython_tests python tests/cython/test_ops.py [--cases N] [--seed S] [CODE ...]
+    .venv/bin/python -m pytest tests/cython/test_ops.py -q --cy-build build/cython_ops \
+        [--cy-codes f64,i8] [--cases N] [--seed S] [-k reshape]
+
+One test per dtype and helper family (test_helpers[f64-reshape]) and one per dtype for the
+other sections (test_memory[f64]); see the end of this file.
 """
 
-import argparse
+import functools
 import importlib
 import pathlib
 import random
 import sys
 
 import numpy as np
+import pytest
 from memviewslice.owners import Pool
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
@@ -847,64 +852,124 @@ def reinterpreted(mod, code, rng, cases, fail):
     return calls
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("codes", nargs="*", default=list(DTYPES))
-    p.add_argument("--cases", type=int, default=6, help="cases per helper and dtype")
-    p.add_argument("--seed", type=int, default=20261130)
-    args = p.parse_args()
+# --- pytest ----------------------------------------------------------------------------------
+# test_helpers[<code>-<family>]: the helpers of one family (every N, and their const forms) on
+# one dtype; test_memory[<code>]: that dtype's views of raw memory and of buffers, pools, copies
+# and fills, and views of other dtypes. One generator per dtype (seeded "<seed>-<code>") runs
+# through the helpers in the table's order, then the other sections, as the script did: each
+# test starts from the generator's state at its first helper (or after the last), found by
+# drawing the earlier cases without calling anything (helper_states), so that every test runs
+# the very cases of the whole run. The options (tests/conftest.py): --cy-build (the directory of
+# the ops_<code> modules), --cy-codes, --cases (per helper and dtype, default 6), --seed.
 
-    helpers, const_helpers = gen_pxd.helpers(), gen_pxd.helpers(const=True)
-    failures, calls, errors = 0, 0, 0
-    buffer_calls = pool_calls = movement_calls = view_as_calls = 0
-    owned_failures = Failures()
-    for code in args.codes:
-        mod = importlib.import_module(f"ops_{code}")
-        rng = random.Random(f"{args.seed}-{code}")
-        c = Cases(rng, DTYPES[code])
-        for h, hc in zip(helpers, const_helpers):
-            family = h.family
-            wrapper, const_wrapper = getattr(mod, h.name), getattr(mod, hc.name)
-            for k in range(args.cases):
-                src, call_args, fn = case(c, family, h.src, h.dst, contiguous_src=(family == "subview" and k % 4))
-                exp = expect(fn, h.dst)
-                # The const form on a read-only view of the same source (NumPy's result, from the
-                # writable source, is written to check that the memory is shared).
-                ro = src.view()
-                ro.flags.writeable = False
-                for name, w, source, const in ((h.name, wrapper, src, False), (hc.name, const_wrapper, ro, True)):
-                    calls += 1
-                    try:
-                        got = w(source, *call_args)
-                    except (IndexError, ValueError) as e:
-                        errors += 1
-                        problems = [] if exp is type(e) else [f"raised {type(e).__name__}: {e}; NumPy: "
-                                                              + (exp.__name__ if isinstance(exp, type) else f"shape {exp.shape} strides {exp.strides}")]
-                        if not str(e):
-                            problems.append("exception without a message")
-                    else:
-                        problems = ([f"returned a view; NumPy raises {exp.__name__}"] if isinstance(exp, type)
-                                    else compare(got, exp, readonly=const))
-                        if const and np.asarray(got).flags.writeable:
-                            problems.append("the const form's result is writable in np.asarray")
-                    if problems:
-                        failures += 1
-                        if failures <= 20:
-                            print(f"FAIL {code}.{name}{tuple(call_args)} on shape {src.shape} strides {src.strides}: "
-                                  + "; ".join(problems))
-        raw_calls, raw_failures = raw_memory(mod, code, rng, 4 * args.cases)
-        calls, failures = calls + raw_calls, failures + raw_failures
-        buffer_calls += buffer_memory(mod, code, rng, 4 * args.cases, owned_failures)
-        pool_calls += pool_arrays(mod, code, rng, owned_failures)
-        movement_calls += data_movement(mod, code, rng, args.cases, owned_failures)
-        view_as_calls += reinterpreted(mod, code, rng, args.cases, owned_failures)
-    failures += owned_failures.summary()
-    calls += buffer_calls + pool_calls + movement_calls + view_as_calls
-    print(f"{len(args.codes)} dtypes x {len(helpers)} helpers and their const forms, the views of raw memory and of buffers, pools, "
-          f"copies and fills: {calls} calls ({errors} expected errors of the helpers; {buffer_calls} calls of "
-          f"buffers, {pool_calls} of pools, {movement_calls} of copies and fills, {view_as_calls} of views of other "
-          f"dtypes), {failures} mismatches")
-    return 1 if failures else 0
+DEFAULT_SEED = 20261130
+DEFAULT_CASES = 6
+HELPERS, CONST_HELPERS = gen_pxd.helpers(), gen_pxd.helpers(const=True)
+FAMILIES = list(dict.fromkeys(h.family for h in HELPERS))
+
+
+def settings(config):
+    seed, cases = config.getoption("--seed"), config.getoption("--cases")
+    return (DEFAULT_SEED if seed is None else seed), (DEFAULT_CASES if cases is None else cases)
+
+
+def pytest_generate_tests(metafunc):
+    codes = [c for c in metafunc.config.getoption("--cy-codes").replace(",", " ").split()] or list(DTYPES)
+    if "family" in metafunc.fixturenames:
+        metafunc.parametrize("code, family", [(c, f) for c in codes for f in FAMILIES],
+                             ids=[f"{c}-{f}" for c in codes for f in FAMILIES])
+    elif "code" in metafunc.fixturenames:
+        metafunc.parametrize("code", codes)
+
+
+@functools.lru_cache(maxsize=None)
+def helper_states(code, seed, cases):
+    """The state of dtype `code`'s generator before each helper of HELPERS, and after the last."""
+    rng = random.Random(f"{seed}-{code}")
+    c = Cases(rng, DTYPES[code])
+    states = []
+    for h in HELPERS:
+        states.append(rng.getstate())
+        for k in range(cases):
+            case(c, h.family, h.src, h.dst, contiguous_src=(h.family == "subview" and k % 4))
+    states.append(rng.getstate())
+    return states
+
+
+def run_helper(mod, code, c, h, hc, cases):
+    """`cases` calls of helper h and of its const form hc: (calls, expected errors, failures)."""
+    family = h.family
+    wrapper, const_wrapper = getattr(mod, h.name), getattr(mod, hc.name)
+    calls = errors = 0
+    failures = []
+    for k in range(cases):
+        src, call_args, fn = case(c, family, h.src, h.dst, contiguous_src=(family == "subview" and k % 4))
+        exp = expect(fn, h.dst)
+        # The const form on a read-only view of the same source (NumPy's result, from the
+        # writable source, is written to check that the memory is shared).
+        ro = src.view()
+        ro.flags.writeable = False
+        for name, w, source, const in ((h.name, wrapper, src, False), (hc.name, const_wrapper, ro, True)):
+            calls += 1
+            try:
+                got = w(source, *call_args)
+            except (IndexError, ValueError) as e:
+                errors += 1
+                problems = [] if exp is type(e) else [f"raised {type(e).__name__}: {e}; NumPy: "
+                                                      + (exp.__name__ if isinstance(exp, type) else f"shape {exp.shape} strides {exp.strides}")]
+                if not str(e):
+                    problems.append("exception without a message")
+            else:
+                problems = ([f"returned a view; NumPy raises {exp.__name__}"] if isinstance(exp, type)
+                            else compare(got, exp, readonly=const))
+                if const and np.asarray(got).flags.writeable:
+                    problems.append("the const form's result is writable in np.asarray")
+            if problems:
+                failures.append(f"FAIL {code}.{name}{tuple(call_args)} on shape {src.shape} strides {src.strides}: "
+                                + "; ".join(problems))
+    return calls, errors, failures
+
+
+def test_helpers(code, family, request, record_property):
+    seed, cases = settings(request.config)
+    mod = importlib.import_module(f"ops_{code}")
+    states = helper_states(code, seed, cases)
+    rng = random.Random()
+    c = Cases(rng, DTYPES[code])
+    calls = errors = 0
+    failures = []
+    for i, (h, hc) in enumerate(zip(HELPERS, CONST_HELPERS)):
+        if h.family != family:
+            continue
+        rng.setstate(states[i])
+        n_calls, n_errors, fails = run_helper(mod, code, c, h, hc, cases)
+        calls, errors, failures = calls + n_calls, errors + n_errors, failures + fails
+    record_property("summary", f"{calls} calls, {errors} expected errors, {len(failures)} mismatches")
+    assert calls
+    assert not failures, f"{code} {family}: {len(failures)} mismatches:\n" + "\n".join(failures)
+
+
+def test_memory(code, request, record_property, capsys):
+    seed, cases = settings(request.config)
+    mod = importlib.import_module(f"ops_{code}")
+    rng = random.Random()
+    rng.setstate(helper_states(code, seed, cases)[-1])
+    fail = Failures()
+    raw_calls, raw_failures = raw_memory(mod, code, rng, 4 * cases)
+    buffer_calls = buffer_memory(mod, code, rng, 4 * cases, fail)
+    pool_calls = pool_arrays(mod, code, rng, fail)
+    movement_calls = data_movement(mod, code, rng, cases, fail)
+    view_as_calls = reinterpreted(mod, code, rng, cases, fail)
+    failures = raw_failures + fail.summary()
+    record_property("summary", f"{raw_calls} calls of raw memory, {buffer_calls} of buffers, {pool_calls} of pools, "
+                               f"{movement_calls} of copies and fills, {view_as_calls} of views of other dtypes, "
+                               f"{failures} mismatches")
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
+    assert not failures, f"{code}: {failures} mismatches (the first few of each kind):\n" + "\n".join(printed)
+
+
+def main():
+    return pytest.main([__file__, "-q", "-p", "no:cacheprovider", *sys.argv[1:]])
 
 
 if __name__ == "__main__":

@@ -9,15 +9,20 @@ library's own (watched through the C heap in use); const views (from_buffer_cons
 memory is refused; read-only memory is exported read-only;
 export() refuses views outside their buffer; the pool under threads, and its errors.
 
-    PYTHONPATH=build/cython_own python tests/cython/test_own.py [--handoffs N] [--copies N]
+    .venv/bin/python -m pytest tests/cython/test_own.py -q --cy-build build/cython_own \
+        [--handoffs N] [--copies N] [--seed S] [-k copies]
+
+One pytest test per section: TestDrawing::test_section[handoffs|buffer_handoffs|copies] (one
+random generator, in this order) and test_other[const_views|read_only_exports|contiguity|
+export_errors|pool]; see the end of this file.
 """
 
-import argparse
 import gc
 import random
 import sys
 
 import numpy as np
+import pytest
 
 import own_test
 
@@ -172,19 +177,14 @@ def copies(r, n):
           f"2000 copies dropped in nogil code: the heap grew by {grown} bytes")
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--handoffs", type=int, default=100_000)
-    p.add_argument("--copies", type=int, default=100_000)
-    p.add_argument("--seed", type=int, default=20261130)
-    args = p.parse_args()
-    r = random.Random(args.seed)
-    gc.disable()  # reference counting alone must free everything, at the right moment
+# --- the sections (each a pytest test: see below) -------------------------------------------
 
+
+def section_handoffs(r, n):
     # 1. Exactly once, at the last release, whatever the order.
     base = own_test.freed()
     early = late = 0
-    for i in range(args.handoffs):
+    for i in range(n):
         export, count = own_test.handoff(3, 4, first=i)
         if count != 2:
             check(False, f"hand-off {i}: buffer reference count {count} before the creator's release, not 2")
@@ -200,14 +200,16 @@ def main():
             late += 1
     check(early == 0, f"memory freed while a user was alive, {early} times")
     check(late == 0, f"memory not freed once after its last user, {late} times")
-    print(f"hand-offs: {args.handoffs}, frees: {own_test.freed() - base} (early {early}, late {late})")
+    print(f"hand-offs: {n}, frees: {own_test.freed() - base} (early {early}, late {late})")
 
+
+def section_buffer_handoffs(r, n):
     # 1b. The same through typed memoryviews of the buffer (from_buffer_2d), with a random mix
     # of users made and deleted in between.
     base = own_test.freed()
     early = late = bad = 0
     ops = {}
-    for i in range(args.handoffs):
+    for i in range(n):
         view, holder = own_test.buffer_handoff(3, 4, first=i, keep=r.random() < 0.5)
         if own_test.corner(view) != i or own_test.sum_rows(view) != 12 * i + 66:
             bad += 1
@@ -227,10 +229,12 @@ def main():
     check(early == 0, f"buffer views: memory freed while a user was alive, {early} times")
     check(late == 0, f"buffer views: memory not freed once after its last user, {late} times")
     check(bad == 0, f"buffer views: {bad} wrong contents")
-    print(f"buffer hand-offs: {args.handoffs}, frees: {own_test.freed() - base} (early {early}, "
+    print(f"buffer hand-offs: {n}, frees: {own_test.freed() - base} (early {early}, "
           f"late {late}, wrong contents {bad}); operations: "
           + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())))
 
+
+def section_copies(r, n):
     # 1c. Contiguous copies (copy_c_2d, copy_f_2d): each a new buffer of the library's own
     # memory, which nothing but the copy holds. That memory is freed inside
     # memviewslice.owners (its owner's export holds the last memory reference), out of reach
@@ -239,10 +243,11 @@ def main():
     # use is at least half of that above what it was before the copy, as freed once it is less
     # (a second free of the block would abort the process in glibc).
     if own_test.heap_in_use() < 0:
-        print("copies: SKIPPED, no mallinfo2 (not glibc): the copies' frees cannot be seen")
-    else:
-        copies(r, args.copies)
+        pytest.skip("copies: SKIPPED, no mallinfo2 (not glibc): the copies' frees cannot be seen")
+    copies(r, n)
 
+
+def section_const_views():
     # Const views of read-only memory: read-only all the way; a writable view is refused.
     n = own_test.freed()
     cv, holder = own_test.buffer_handoff(2, 3, first=5, readonly=True, keep=True)
@@ -278,6 +283,8 @@ def main():
     del v, holder, cv
     check(own_test.freed() == n + 2, "writable memory with const views not freed once")
 
+
+def section_read_only_exports():
     # 2. Read-only memory is exported read-only.
     ro, _ = own_test.handoff(2, 2, readonly=True)
     check(memoryview(ro).readonly, "a read-only buffer exported writable")
@@ -294,6 +301,8 @@ def main():
     del ro, rw
     check(own_test.freed() == n + 2, "read-only or writable exports not freed")
 
+
+def section_contiguity():
     # Contiguity requests are honoured: an F-ordered (3, 4) export is F- but not C-contiguous.
     fe, _ = own_test.handoff(3, 4, order="F")
     check(np.asarray(fe).flags.f_contiguous and np.asarray(fe).strides == (8, 24), "F export layout")
@@ -309,6 +318,8 @@ def main():
     del fe
     check(own_test.freed() == n + 1, "the F export not freed")
 
+
+def section_export_errors():
     # 3. export() refuses what it cannot export, and frees the block anyway.
     n = own_test.freed()
     messages = own_test.export_errors()
@@ -316,6 +327,8 @@ def main():
     check(len(messages) == 2 and "ok" not in messages, f"export errors: {messages}")
     check(own_test.freed() == n + 1, "a refused export leaked its block")
 
+
+def section_pool():
     # 4. The pool under threads; its errors.
     for threads in (1, 2, 4, 8):
         bad, arrays, acquired = own_test.pool_hammer(threads, 400_000, 2)
@@ -325,8 +338,81 @@ def main():
     print("pool errors:", messages)
     check(messages[0] != "ok" and messages[1] == "ok" and messages[2] != "ok", f"pool releases: {messages}")
 
-    print("ok" if not failures else f"{len(failures)} failures")
-    return 1 if failures else 0
+
+# --- pytest ----------------------------------------------------------------------------------
+# test_own[<section>]. The first three sections draw from one generator (seeded --seed, default
+# 20261130) in this order, as the script did: they share it through the module, and a section
+# run without the ones before it (-k copies) runs them first, so that it gets the very cases of
+# a whole run (their checks count in its result). They are the methods of one class, which
+# --dist loadscope keeps on one worker, in order; the other sections are independent. Garbage
+# collection is off for the module: reference counting alone must free everything, at the right
+# moment. Options (tests/conftest.py): --cy-build (the directory of own_test), --handoffs,
+# --copies, --seed.
+
+DEFAULT_SEED = 20261130
+DRAWING = ["handoffs", "buffer_handoffs", "copies"]
+OTHERS = ["const_views", "read_only_exports", "contiguity", "export_errors", "pool"]
+_drawn = {}  # the generator and the drawing sections already run, in this process
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_gc():
+    gc.disable()
+    yield
+    gc.enable()
+
+
+@pytest.fixture(autouse=True)
+def checks(record_property, capsys):
+    """Each test starts with no failed check; `checks(section)` at its end records what the
+    section printed (its counts) and asserts that no check failed, listing them."""
+    failures.clear()
+
+    def done(section):
+        out = capsys.readouterr().out
+        sys.stdout.write(out)
+        record_property("summary", " | ".join(line for line in out.splitlines() if not line.startswith("FAIL")))
+        assert not failures, f"{section}: {len(failures)} failed checks:\n" + "\n".join(failures)
+
+    return done
+
+
+def counts(config, section):
+    return {"handoffs": config.getoption("--handoffs"), "buffer_handoffs": config.getoption("--handoffs"),
+            "copies": config.getoption("--copies")}[section]
+
+
+class TestDrawing:
+    @pytest.mark.parametrize("section", DRAWING)
+    def test_section(self, section, request, checks):
+        drawing(section, request, checks)
+
+
+def drawing(section, request, checks):
+    seed = request.config.getoption("--seed")
+    seed = DEFAULT_SEED if seed is None else seed
+    if _drawn.get("seed") != seed:
+        _drawn.clear()
+        _drawn.update(seed=seed, r=random.Random(seed), done=[])
+    for earlier in DRAWING[:DRAWING.index(section)]:
+        if earlier not in _drawn["done"]:
+            print(f"(first the earlier section {earlier}, for the generator's state)")
+            _drawn["done"].append(earlier)
+            globals()["section_" + earlier](_drawn["r"], counts(request.config, earlier))
+    assert section not in _drawn["done"], f"{section} already ran in this process: its cases are drawn once"
+    _drawn["done"].append(section)
+    globals()["section_" + section](_drawn["r"], counts(request.config, section))
+    checks(section)
+
+
+@pytest.mark.parametrize("section", OTHERS)
+def test_other(section, checks):
+    globals()["section_" + section]()
+    checks(section)
+
+
+def main():
+    return pytest.main([__file__, "-q", "-p", "no:cacheprovider", *sys.argv[1:]])
 
 
 if __name__ == "__main__":
