@@ -1193,21 +1193,10 @@ class Runner:
             else:
                 new = r.choice([0, -1, -isz, NONE])
 
-        def classify(e):
-            m = str(e)
-            if isinstance(e, ValueError):
-                if "0d array" in m:
-                    return ERR_NDIM
-                if "must be contiguous" in m:
-                    return ERR_NOT_CONTIGUOUS
-                if "must be a divisor" in m:
-                    return ERR_VALUE
-            return None
-
         if itemsize <= 0 or new <= 0:
             exp = Err(ERR_ITEMSIZE, f"itemsize {fmt(itemsize)} or new_itemsize {fmt(new)} not positive")
         else:
-            exp = self.numpy(lambda: a.view(np.dtype(("V", new))), classify)
+            exp = self.numpy(lambda: a.view(np.dtype(("V", new))), view_as_refusal)
             exp = exp if isinstance(exp, Err) else view_info(exp)
         self.derive("mvs_view_as", src, f"itemsize={fmt(itemsize)} new_itemsize={fmt(new)}", exp,
                     lambda sp, op, _: self.lib.mvs_view_as(sp, nd, itemsize, new, op), exact=True)
@@ -1232,18 +1221,7 @@ class Runner:
                     src = Source(a, kind + " (item size sweep)", [a])
                     nd = a.ndim
 
-                    def classify(e):
-                        m = str(e)
-                        if isinstance(e, ValueError):
-                            if "0d array" in m:
-                                return ERR_NDIM
-                            if "must be contiguous" in m:
-                                return ERR_NOT_CONTIGUOUS
-                            if "must be a divisor" in m:
-                                return ERR_VALUE
-                        return None
-
-                    exp = self.numpy(lambda: a.view(np.dtype(("V", new))), classify)
+                    exp = self.numpy(lambda: a.view(np.dtype(("V", new))), view_as_refusal)
                     exp = exp if isinstance(exp, Err) else view_info(exp)
                     self.derive("mvs_view_as (every pair 1..16)", src, f"itemsize={isz} new_itemsize={new}", exp,
                                 lambda sp, op, _: self.lib.mvs_view_as(sp, nd, isz, new, op), exact=True)
@@ -1312,6 +1290,19 @@ class Runner:
         out = C.c_void_p(0x5A5A5A5A5A5A5A5A)
         self.query("mvs_element_ptr", src, f"index={idx}", exp,
                    lambda sp, o: self.lib.mvs_element_ptr(sp, nd, arr, o), [out])
+
+
+def view_as_refusal(e):
+    """The library's status for NumPy's refusal `e` of a.view(dtype) (None: not one of its)."""
+    m = str(e)
+    if isinstance(e, ValueError):
+        if "0d array" in m:
+            return ERR_NDIM
+        if "must be contiguous" in m:
+            return ERR_NOT_CONTIGUOUS
+        if "must be a divisor" in m:
+            return ERR_VALUE
+    return None
 
 
 def cython_is_contig(shape, strides, itemsize, order):
