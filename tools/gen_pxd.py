@@ -570,9 +570,7 @@ def main():
         return 1
     args.out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
-        path = args.out / name
-        if not path.exists() or path.read_text() != text:  # unchanged files keep their time
-            path.write_text(text)
+        (args.out / name).write_text(text)
     return 0
 
 
