@@ -1,5 +1,6 @@
 """The table of memviewslice's operations on typed memoryviews: one entry per exported view
-derivation and data-movement function of memviewslice.h that has typed Cython helpers.
+derivation and data-movement function of memviewslice.h (`make check-decls` fails when a
+derivation of the header has none), most with typed Cython helpers.
 
 The build generates from it (tools/gen_pxd.py) the typed helpers of every dtype
 (memviewslice/<dtype>.pxd) and their C macros (mvs_pyx.h); the Cython helper tests
@@ -12,8 +13,8 @@ Each entry is a dict with these fields:
 - `name`: the helper's name stem; the helpers are `<name>_Nd` (or `<name>_Nd_Md`, see `dims`)
   and their const forms `<name>_const_Nd` (`<name>_const_Nd_Md`), which take and return
   read-only views.
-- `kind`: "view" (a view of the source's memory, the default), "copy" (copy_Nd and copy_Md_Nd:
-  mvs_copy between views of N dimensions, or from M < N), "fill" (fill_Nd), "copy_contiguous"
+- `kind`: "view" (a view of the source's memory, the default), "copy" (copy_Nd and copy_Nd_Md:
+  mvs_copy between views of N dimensions, or from N into M > N), "fill" (fill_Nd), "copy_contiguous"
   (copy_c_Nd and copy_f_Nd: a copy in a new buffer), "view_as" (a view of another dtype's
   view: <dtype>.from_<other>_Nd, `{isz}` the other's item size and `{new_isz}` this one's) or
   "split" (a derivation into an array of views: no typed helper, each piece is read back with
