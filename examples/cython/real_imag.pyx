@@ -1,3 +1,4 @@
+# cython: boundscheck=False, wraparound=False
 # The real and imaginary parts of a read-only complex128 array, in nogil code: its items viewed
 # as float64 (NumPy's z.view(np.float64): a last axis twice as long), then every other column.
 from memviewslice cimport MVS_NONE

@@ -19,11 +19,6 @@ from memviewslice.owners cimport Pool
 
 cdef extern from *:
     """
-    /* Cython's prange error propagation (row_sum's prange) trips GCC's -Wmaybe-uninitialized on
-       __pyx_clineno in generated code. */
-    #if defined(__GNUC__) && !defined(__clang__)
-    #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-    #endif
     #ifdef __cplusplus
     extern "C" {
     #endif
