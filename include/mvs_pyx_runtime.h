@@ -27,12 +27,12 @@
 #error "memviewslice's Cython helpers need Cython 0.29.37, or 3.0.11 or newer"
 #endif
 
-/* GCC 12 at -O2 reports a false -Wstringop-overflow ("__atomic_fetch_sub_4 writing 4 bytes into
-   a region of size 0") in Cython's own __Pyx_XCLEAR_MEMVIEW, on the error path of a function
-   whose typed memoryview local feeds a helper's inline fast path: a path that GCC isolates with
-   a NULL memview, which the function's own test excludes (GCC's known false positive on atomics,
-   "destination object is likely at address zero"). The warning is off from here to the end of
-   the module, so that modules build with -Wall -Werror; every other warning stays on. */
+/* GCC 12 at -O2 (not -O1 or -O3) reports -Wstringop-overflow ("__atomic_fetch_sub_4 writing 4
+   bytes into a region of size 0") in Cython's own __Pyx_XCLEAR_MEMVIEW, on the error path of a
+   function whose typed memoryview local feeds a helper's inline fast path; that function's
+   XCLEAR tests the memview for NULL first. It is GCC's known false positive on atomics through
+   a pointer it believes may be NULL. The warning is off from here to the end of the module, so
+   that modules build with -Wall -Werror; every other warning stays on. */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
