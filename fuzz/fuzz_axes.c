@@ -338,13 +338,7 @@ void op_broadcast_to(void) {
     ptrdiff_t from = sa >= 0 && sa < n ? d.sv.shape[sa] : 1;
     tmp[k] = one_in(8) ? gen_extent() : from == 1 ? (one_in(2) ? 1 + (ptrdiff_t)below(4) : one_in(8) ? huge() : 0) : from;
   }
-  if (m > 0) {
-    shape = slot_put(SL_ARR1, (size_t)m * sizeof *shape, sizeof *shape);
-    memcpy(shape, tmp, (size_t)m * sizeof *shape);
-    if (one_in(48)) shape = NULL;
-  } else if (one_in(2)) {
-    shape = empty_arr(SL_ARR1);
-  }
+  shape = shape_arg(tmp, m);
   ctx_i("out_ndim", on);
   for (k = 0; k < m && k < 8; k++) ctx_i("  shape[k]", tmp[k]);
   must = dc_errs(&d);

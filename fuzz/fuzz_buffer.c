@@ -369,13 +369,7 @@ void op_buffer_view(void) {
   ctx(at ? "mvs_buffer_view_at" : "mvs_buffer_view");
   if (at) offset = one_in(8) ? gen_bound(8) : (ptrdiff_t)below(8);
   for (k = 0; k < m; k++) tmp[k] = one_in(10) ? gen_extent() : (ptrdiff_t)below(6);
-  if (m > 0) {
-    shape = slot_put(SL_ARR1, (size_t)m * sizeof *shape, sizeof *shape);
-    memcpy(shape, tmp, (size_t)m * sizeof *shape);
-    if (one_in(48)) shape = NULL;
-  } else if (one_in(2)) {
-    shape = empty_arr(SL_ARR1);
-  }
+  shape = shape_arg(tmp, m);
   out = out_slice();
   ctx_i("buffer record", r ? r - g_b : -1), ctx_i("itemsize", isz), ctx_i("ndim", n), ctx_i("order", order), ctx_i("offset", offset), ctx_i("writable", writable);
   for (k = 0; k < m && k < 8; k++) ctx_i("  shape[k]", tmp[k]);

@@ -26,13 +26,7 @@ void op_view_contiguous(void) {
   unsigned must = 0;
   ctx("mvs_view_contiguous");
   for (k = 0; k < m; k++) tmp[k] = one_in(6) ? gen_extent() : (ptrdiff_t)below(5);
-  if (m > 0) {
-    shape = slot_put(SL_ARR1, (size_t)m * sizeof *shape, sizeof *shape);
-    memcpy(shape, tmp, (size_t)m * sizeof *shape);
-    if (one_in(48)) shape = NULL;
-  } else if (one_in(2)) {
-    shape = empty_arr(SL_ARR1);
-  }
+  shape = shape_arg(tmp, m);
   out = out_slice();
   ctx_i("data", (long long)(uintptr_t)data), ctx_i("itemsize", isz), ctx_i("ndim", n), ctx_i("order", order);
   for (k = 0; k < m && k < 8; k++) ctx_i("  shape[k]", tmp[k]);

@@ -39,13 +39,7 @@ void op_pool_create(void) {
     i128 slab = smul(smul(items_of(tmp, n < MAXD ? n : MAXD), isz > 0 ? isz : 1) + 64, cap);
     if (slab > ((i128)1 << 24) && (slab < ((i128)1 << 46) || !(one_in(64) && one_in(16)) || !fuzz_huge_allocs)) cap = 0;
   }
-  if (m > 0) {
-    shape = slot_put(SL_ARR1, (size_t)m * sizeof *shape, sizeof *shape);
-    memcpy(shape, tmp, (size_t)m * sizeof *shape);
-    if (one_in(48)) shape = NULL;
-  } else if (one_in(2)) {
-    shape = empty_arr(SL_ARR1);
-  }
+  shape = shape_arg(tmp, m);
   out = one_in(48) ? NULL : slot_put(SL_OUT2, sizeof *out, sizeof *out);
   if (out) memset(out, SENT, sizeof *out);
   ctx_i("itemsize", isz), ctx_i("ndim", n), ctx_i("order", order), ctx_i("capacity", cap);

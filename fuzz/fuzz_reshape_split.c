@@ -189,13 +189,7 @@ void op_reshape(void) {
   order = gen_order();
   m = on < 0 ? 0 : on > 16 ? 16 : on;
   gen_reshape_shape(d.valid ? items_of(d.sv.shape, d.ndim) : 6, on, tmp);
-  if (m > 0) {
-    shape = slot_put(SL_ARR1, (size_t)m * sizeof *shape, sizeof *shape);
-    memcpy(shape, tmp, (size_t)m * sizeof *shape);
-    if (one_in(48)) shape = NULL;
-  } else if (one_in(2)) {
-    shape = empty_arr(SL_ARR1);
-  }
+  shape = shape_arg(tmp, m);
   ctx_i("itemsize", isz), ctx_i("out_ndim", on), ctx_i("order", order);
   for (k = 0; k < m && k < 8; k++) ctx_i("  shape[k]", tmp[k]);
   must = dc_errs(&d);
@@ -225,13 +219,7 @@ void op_subview(void) {
   }
   have = d.valid ? items_of(d.sv.shape, d.ndim) : 8;
   offset = have >= need && have - need < 60000 && !one_in(5) ? (ptrdiff_t)below((unsigned)(have - need + 2)) : gen_bound(have > 1000 ? 8 : (ptrdiff_t)have);
-  if (m > 0) {
-    shape = slot_put(SL_ARR1, (size_t)m * sizeof *shape, sizeof *shape);
-    memcpy(shape, tmp, (size_t)m * sizeof *shape);
-    if (one_in(48)) shape = NULL;
-  } else if (one_in(2)) {
-    shape = empty_arr(SL_ARR1);
-  }
+  shape = shape_arg(tmp, m);
   ctx_i("itemsize", isz), ctx_i("offset", offset), ctx_i("out_ndim", on), ctx_i("order", order);
   for (k = 0; k < m && k < 8; k++) ctx_i("  shape[k]", tmp[k]);
   must = dc_errs(&d);

@@ -307,6 +307,20 @@ void *empty_arr(int k) {
   return one_in(2) ? g_sl[k].lo + g_sl[k].cap : g_sl[k].lo;
 }
 
+/* A shape argument of `m` extents: a copy of `extents` placed in SL_ARR1 (NULL once in 48);
+   for m <= 0, NULL or, half the time, an empty array (empty_arr). */
+ptrdiff_t *shape_arg(const ptrdiff_t *extents, int m) {
+  ptrdiff_t *shape = NULL;
+  if (m > 0) {
+    shape = slot_put(SL_ARR1, (size_t)m * sizeof *shape, sizeof *shape);
+    memcpy(shape, extents, (size_t)m * sizeof *shape);
+    if (one_in(48)) shape = NULL;
+  } else if (one_in(2)) {
+    shape = empty_arr(SL_ARR1);
+  }
+  return shape;
+}
+
 /* The canary around every placed object is intact; then every slot is reset. */
 void slots_done(void) {
   int k;

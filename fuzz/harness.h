@@ -173,6 +173,7 @@ extern slot_t g_sl[NSLOT];
 extern unsigned char g_canary[4096];
 void *slot_put(int k, size_t len, size_t align);
 void *empty_arr(int k);
+ptrdiff_t *shape_arg(const ptrdiff_t *extents, int m);
 void slots_done(void);
 int is_sent(const void *p, size_t n);
 extern unsigned char *g_ar[2];
