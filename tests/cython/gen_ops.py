@@ -22,6 +22,13 @@ CTYPES = {code: ctype for code, ctype, _ in gen_pxd.DTYPES}
 ARRAY_LEN = {"int": 8, "Py_ssize_t": 8, "mvs_index_item": 17}
 
 
+def returning(signature, result_type, call, setup=()):
+    """The lines of `def signature:` that runs `setup`, then `r = call` with nogil, and returns
+    r, a `result_type` (a typed memoryview)."""
+    return ([f"def {signature}:", f"    cdef {result_type} r", *setup, "    with nogil:", f"        r = {call}",
+             "    return r", ""])
+
+
 def wrapper(code, h):
     params, decls, fill, call_args = [], [], [], []
     for p in h.params:
@@ -43,9 +50,8 @@ def wrapper(code, h):
     ctype = CTYPES[code]
     const = "const " if h.const else ""
     args = ", ".join([f"{const}{gen_pxd.memoryview(ctype, h.src)} a"] + params)
-    lines = [f"def {h.name}({args}):", f"    cdef {const}{gen_pxd.memoryview(ctype, h.dst)} r"] + decls + fill
-    lines += ["    with nogil:", f"        r = {code}.{h.name}({', '.join(['a'] + call_args)})", "    return r", ""]
-    return "\n".join(lines)
+    return "\n".join(returning(f"{h.name}({args})", f"{const}{gen_pxd.memoryview(ctype, h.dst)}",
+                                f"{code}.{h.name}({', '.join(['a'] + call_args)})", decls + fill))
 
 
 def raw_wrappers(code):
@@ -180,11 +186,8 @@ def movement_wrappers(code):
                 "    with nogil:",
                 f"        {code}.fill_{n}d(dst, value)", "", ""]
         for o, layout in (("c", c_order), ("f", f_order)) if n > 1 else (("c", c_order),):
-            out += [f"def copy_{o}_{n}d(const {mv(ctype, n)} src):",
-                    f"    cdef {layout(ctype, n)} r",
-                    "    with nogil:",
-                    f"        r = {code}.copy_{o}_{n}d(src)",
-                    "    return r", "", ""]
+            out += returning(f"copy_{o}_{n}d(const {mv(ctype, n)} src)", layout(ctype, n),
+                             f"{code}.copy_{o}_{n}d(src)") + [""]
     return "\n".join(out)
 
 
@@ -206,11 +209,8 @@ def view_as_wrappers(code):
             for n in VIEW_AS_NDIMS:
                 for const in ("", "const "):
                     name = gen_pxd.view_as_name(op, other, n, bool(const))
-                    out += [f"def {name}({const}{mv(other_ctype, n)} a):",
-                            f"    cdef {const}{mv(ctype, n)} r",
-                            "    with nogil:",
-                            f"        r = {code}.{name}(a)",
-                            "    return r", "", ""]
+                    out += returning(f"{name}({const}{mv(other_ctype, n)} a)", f"{const}{mv(ctype, n)}",
+                                     f"{code}.{name}(a)") + [""]
     return "\n".join(out)
 
 
