@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib dist-lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench icount besttime miri clean
+.PHONY: all lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -26,11 +26,6 @@ lib:
 	$(CARGO) build --release --lib
 	@ln -sf libmemviewslice.so $(LIBDIR)/$(SONAME)
 
-# What is installed: cargo's dist profile, the release build without debug info.
-DISTDIR := target/dist
-dist-lib:
-	$(CARGO) build --profile dist --lib
-
 # A venv with NumPy and Cython for the differential and Cython tests, created on demand.
 $(VPY): tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +35,9 @@ $(VPY): tests/requirements.txt
 
 # --- the Python package ---------------------------------------------------------------------
 # Built into a wheel by meson-python (meson.build) with the venv's build tools, reusing one meson
-# build directory (and cargo's target directory inside it), and installed into the venv: every
-# Cython build of the Makefile uses the installed package, as a user's does.
+# build directory and cargo's target directory of `make lib` (CARGO_TARGET_DIR: the same release
+# build, not a second one), and installed into the venv: every Cython build of the Makefile uses
+# the installed package, as a user's does.
 PKG := $(VENV)/.memviewslice-installed
 PKG_SOURCES := Cargo.toml Cargo.lock build.rs cbindgen.toml meson.build pyproject.toml tools/cargo_build.py \
   tools/gen_pxd.py tools/ops.py $(wildcard src/*.rs src/*/*.rs src/*/*/*.rs include/* python/memviewslice/*)
@@ -50,7 +46,8 @@ VENV_PATH := PATH=$(CURDIR)/$(VENV)/bin:$$PATH
 
 $(PKG): $(VPY) $(PKG_SOURCES)
 	@rm -rf $(WHEELS) && mkdir -p $(WHEELS)
-	$(VENV_PATH) $(VPY) -m pip wheel --quiet --no-build-isolation --no-deps -Cbuild-dir=$(CURDIR)/$(BUILD)/meson -w $(WHEELS) .
+	CARGO_TARGET_DIR=$(CURDIR)/target $(VENV_PATH) $(VPY) -m pip wheel --quiet --no-build-isolation --no-deps \
+	  -Cbuild-dir=$(CURDIR)/$(BUILD)/meson -w $(WHEELS) .
 	$(VPY) -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl
 	@touch $@
 
@@ -117,12 +114,13 @@ CYTHON_API := python/memviewslice/__init__.pxd $(addprefix $(GEN)/,$(addsuffix .
 $(GEN)/mvs_pyx.h: tools/gen_pxd.py tools/ops.py Cargo.toml
 	$(PYTHON) tools/gen_pxd.py --out $(GEN)
 
-install: dist-lib $(GEN)/mvs_pyx.h
+install: lib $(GEN)/mvs_pyx.h
 	install -d $(INSTALL_LIB)/pkgconfig $(DESTDIR)$(PREFIX)/include $(INSTALL_CYTHON)
-	install -m 755 $(DISTDIR)/libmemviewslice.so $(INSTALL_LIB)/libmemviewslice.so.$(VERSION)
+	install -m 755 $(LIBDIR)/libmemviewslice.so $(INSTALL_LIB)/libmemviewslice.so.$(VERSION)
+	$(STRIP) --strip-debug $(INSTALL_LIB)/libmemviewslice.so.$(VERSION)
 	ln -sf libmemviewslice.so.$(VERSION) $(INSTALL_LIB)/$(SONAME)
 	ln -sf $(SONAME) $(INSTALL_LIB)/libmemviewslice.so
-	install -m 644 $(DISTDIR)/libmemviewslice.a $(INSTALL_LIB)/libmemviewslice.a
+	install -m 644 $(LIBDIR)/libmemviewslice.a $(INSTALL_LIB)/libmemviewslice.a
 	$(STRIP) --strip-debug $(INSTALL_LIB)/libmemviewslice.a
 	install -m 644 include/memviewslice.h include/mvs_pyx_runtime.h include/mvs_inline.h $(GEN)/mvs_pyx.h \
 	  $(DESTDIR)$(PREFIX)/include
@@ -175,10 +173,11 @@ cython-demo: lib $(PKG)
 
 # --- tests --------------------------------------------------------------------------------
 # The checks are independent targets of one graph: `make test` runs them JOBS at a time (every
-# core by default), each target's output kept together; a failure stops the run at once.
-TESTS := check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind \
-  fuzz-smoke icount numpy-test dlpack-test cython-test cython-oldest readme-example install-test package-errors \
-  user-project
+# core by default), each target's output kept together; a failure stops the run at once. The
+# longest chains first (the Cython builds, the user's project, the 60-second fuzz run), so that
+# the short checks fill the gaps rather than wait at the end.
+TESTS := cython-oldest cython-test user-project fuzz-smoke rust-test c-test valgrind icount numpy-test dlpack-test \
+  readme-example install-test package-errors check-header check-pxd check-decls check-version check-names header-alone
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test:
@@ -310,9 +309,9 @@ dlpack-test: $(PKG)
 
 # --- other --------------------------------------------------------------------------------
 bench: bench-cython
-	$(CARGO) bench --bench views
-	$(CARGO) bench --bench ownership
-	$(CARGO) bench --bench copy
+	$(CARGO) bench -p memviewslice-benches --bench views
+	$(CARGO) bench -p memviewslice-benches --bench ownership
+	$(CARGO) bench -p memviewslice-benches --bench copy
 
 # The Cython bridge against Cython's own slicing, NumPy and a pointer cast, and its copies
 # against NumPy's and Cython's, from Python (prints tables; missed targets are reported, not
@@ -447,34 +446,47 @@ readme-example: lib $(PKG)
 	cd $(BUILD)/readme && PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh -e build.sh && ../../$(VPY) run.py | diff -u expected.txt -
 
 # --- Cython tests -------------------------------------------------------------------------
+# Each module is a target of its own (a log of its build), so that `make -j` builds them beside
+# everything else; CY_PY's Cython builds them into CY_OUT (see cython-oldest).
 CYOPS = $(CY_OUT)/cython_ops
+CY_TEST_DEPS := $(PKG) tools/build_ext.py
+
+# Builds the module of $(1) into $@ (its log), shown when the build fails.
+CY_BUILD_LOGGED = $(1) >$@.tmp 2>&1 || { cat $@.tmp; exit 1; }; mv $@.tmp $@; echo "built $@"
 
 # Every typed helper of every dtype against NumPy: one wrapper module per dtype (generated by
-# gen_ops.py; built at -O0 since only their semantics matter, two at a time).
-cython-ops: $(PKG)
-	@mkdir -p $(CYOPS)
-	@echo "building $(words $(CY_CODES)) wrapper modules (ops_<dtype>) ..."
-	@echo $(CY_CODES) | tr ' ' '\n' | xargs -P 2 -I{} sh -c \
-	  '$(CY_PY) tests/cython/gen_ops.py {} $(CYOPS)/ops_{}.pyx && MVS_OPT=-O0 $(CYBUILD) $(CYOPS)/ops_{}.pyx --out $(CYOPS) >$(CYOPS)/ops_{}.log 2>&1 || { cat $(CYOPS)/ops_{}.log; exit 255; }'
-	$(CY_PY) -m pytest tests/cython/test_ops.py -q -p no:cacheprovider --cy-build $(CYOPS) --cy-codes "$(CY_CODES)"
+# gen_ops.py; built at -O0 since only their semantics matter). CY_VIEW_CODES: the dtypes whose
+# view helpers (the table's view operations and their const forms, most of a module) are built
+# and tested; every dtype here, a few in the oldest Cythons' runs (CYTHON_OLDEST_VIEW_CODES).
+CY_VIEW_CODES ?= $(CY_CODES)
+
+$(CYOPS)/ops_%.log: tests/cython/gen_ops.py $(CY_TEST_DEPS)
+	@mkdir -p $(@D)
+	@$(CY_PY) tests/cython/gen_ops.py $* $(@D)/ops_$*.pyx $(if $(filter $*,$(CY_VIEW_CODES)),,--no-views)
+	@$(call CY_BUILD_LOGGED,MVS_OPT=-O0 $(CYBUILD) $(@D)/ops_$*.pyx --out $(@D))
+
+cython-ops: $(foreach c,$(CY_CODES),$(CYOPS)/ops_$(c).log)
+	$(CY_PY) -m pytest tests/cython/test_ops.py -q -p no:cacheprovider --cy-build $(CYOPS) --cy-codes "$(CY_CODES)" \
+	  --cy-view-codes "$(CY_VIEW_CODES)"
 
 # The bridge takes no GIL on success, balances Cython's acquisition counts and NumPy's reference
 # counts over 1,000,000 views, works under prange, copies and fills with no GIL (a contiguous
 # copy takes it once, for its new buffer's owner), and raises the right errors without leaking:
 # gil_test.pyx built in 4 variants (C and C++; boundscheck and initializedcheck both on, both
 # off; cpp_off with the helpers' C++11 lambda form instead of GNU statement expressions), each
-# linked with --wrap=PyGILState_Ensure (counted) and OpenMP, two at a time.
+# linked with --wrap=PyGILState_Ensure (counted) and OpenMP.
 CYGIL = $(CY_OUT)/cython_gil
 GIL_VARIANTS := c_on c_off cpp_on cpp_off
+GIL_FLAGS_c_on := -X boundscheck=True -X initializedcheck=True
+GIL_FLAGS_c_off := -X boundscheck=False -X initializedcheck=False
+GIL_FLAGS_cpp_on := --cplus $(GIL_FLAGS_c_on)
+GIL_FLAGS_cpp_off := --cplus -D MVS_PYX_NO_STATEMENT_EXPRESSIONS $(GIL_FLAGS_c_off)
 
-cython-gil: $(PKG)
-	@mkdir -p $(CYGIL)
-	@echo "building $(words $(GIL_VARIANTS)) variants of gil_test ..."
-	@echo $(GIL_VARIANTS) | tr ' ' '\n' | xargs -P 2 -I{} sh -c \
-	  'case {} in cpp_*) lang=--cplus;; *) lang=;; esac; case {} in *_on) d=True;; *) d=False;; esac; \
-	   case {} in cpp_off) lang="$$lang -D MVS_PYX_NO_STATEMENT_EXPRESSIONS";; esac; \
-	   $(CYBUILD) tests/cython/gil_test.pyx --out $(CYGIL) --name gil_test_{} --wrap-gil --openmp $$lang \
-	     -X boundscheck=$$d -X initializedcheck=$$d >$(CYGIL)/gil_test_{}.log 2>&1 || { cat $(CYGIL)/gil_test_{}.log; exit 255; }'
+$(CYGIL)/gil_test_%.log: tests/cython/gil_test.pyx $(CY_TEST_DEPS)
+	@mkdir -p $(@D)
+	@$(call CY_BUILD_LOGGED,$(CYBUILD) $< --out $(@D) --name gil_test_$* --wrap-gil --openmp $(GIL_FLAGS_$*))
+
+cython-gil: $(foreach v,$(GIL_VARIANTS),$(CYGIL)/gil_test_$(v).log)
 	$(CY_PY) -m pytest tests/cython/test_gil.py -q -p no:cacheprovider -n 2 --dist loadscope --cy-build $(CYGIL) \
 	  --gil-modules "$(addprefix gil_test_,$(GIL_VARIANTS))"
 
@@ -483,9 +495,11 @@ cython-gil: $(PKG)
 # user; read-only exports; the pool under prange.
 CYOWN = $(CY_OUT)/cython_own
 
-cython-own: $(PKG)
-	@mkdir -p $(CYOWN)
-	$(CYBUILD) tests/cython/own_test.pyx --out $(CYOWN) --openmp >$(CYOWN)/build.log 2>&1 || { cat $(CYOWN)/build.log; exit 1; }
+$(CYOWN)/own_test.log: tests/cython/own_test.pyx $(CY_TEST_DEPS)
+	@mkdir -p $(@D)
+	@$(call CY_BUILD_LOGGED,$(CYBUILD) $< --out $(@D) --openmp)
+
+cython-own: $(CYOWN)/own_test.log
 	$(CY_PY) -m pytest tests/cython/test_own.py -q -p no:cacheprovider --cy-build $(CYOWN)
 
 cython-test: cython-ops cython-gil cython-own
@@ -495,6 +509,11 @@ cython-test: cython-ops cython-gil cython-own
 # by the newest Cython, as a wheel from an index may be). The newest supported Cython is the
 # main venv's (tests/requirements.txt). mvs_pyx.h refuses the versions between.
 CYTHON_OLDEST := 0.29.37 3.0.11
+# Their view helpers on three dtypes: a view helper's C code is one macro for every dtype but
+# for the item size, an integer constant in it (tools/gen_pxd.py); these three span the item
+# sizes (1, 8, 16) and Cython's kinds of item (integer, floating, complex struct). Every dtype's
+# view helpers are tested with the newest Cython; every dtype's other helpers with each Cython.
+CYTHON_OLDEST_VIEW_CODES := i8 f64 c128
 
 $(BUILD)/venv-cython-%/bin/python:
 	$(PYTHON) -m venv $(BUILD)/venv-cython-$*
@@ -511,5 +530,6 @@ cython-oldest-%: $(PKG) $(BUILD)/venv-cython-%/bin/python
 	$(BUILD)/venv-cython-$*/bin/python -m cython --version 2>&1 | grep -q "$*"
 	$(BUILD)/venv-cython-$*/bin/python -c "import pytest, xdist" 2>/dev/null || \
 	  $(BUILD)/venv-cython-$*/bin/python -m pip install --quiet pytest pytest-xdist
-	$(MAKE) --no-print-directory cython-test CY_PY=$(CURDIR)/$(BUILD)/venv-cython-$*/bin/python CY_OUT=$(BUILD)/cython-$*
+	$(MAKE) --no-print-directory cython-test CY_PY=$(CURDIR)/$(BUILD)/venv-cython-$*/bin/python CY_OUT=$(BUILD)/cython-$* \
+	  CY_VIEW_CODES="$(CYTHON_OLDEST_VIEW_CODES)"
 

@@ -10,8 +10,8 @@
 //! - `small`: a (3, 3) view of an (8, 8) array into a contiguous (3, 3) one, against the floor: a
 //!   208-byte struct copy plus `memcpy` of the 72 bytes.
 //!
-//! Run: `cargo bench --bench copy` (part of `make bench`). NumPy's and Cython's copies are
-//! measured by `make bench-cython`, in one Python process.
+//! Run: `cargo bench -p memviewslice-benches --bench copy` (part of `make bench`). NumPy's and
+//! Cython's copies are measured by `make bench-cython`, in one Python process.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -19,14 +19,10 @@ use std::time::Duration;
 use core::ffi::c_void;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use memviewslice::ffi::*;
+use memviewslice_benches::ok;
 
 const N: usize = 1024;
 const BYTES: u64 = (N * N * 8) as u64;
-
-fn ok(status: mvs_status) {
-    // SAFETY: mvs_last_error gives a NUL-terminated message that lives until the thread's next call.
-    assert_eq!(status, MVS_OK, "{:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
-}
 
 fn view(data: *mut f64, shape: &[isize], strides_items: &[isize]) -> mvs_slice {
     let strides: Vec<isize> = strides_items.iter().map(|s| s * 8).collect();

@@ -2,7 +2,8 @@
 """Table of the `copy` benchmark: GB/s (destination bytes per second, median) of each data
 movement next to its baselines of the same run, and the ratios issue 19 sets targets on.
 
-Usage (from the repository root, after `cargo bench --bench copy`, which `make bench` runs):
+Usage (from the repository root, after `make bench`, which runs
+`cargo bench -p memviewslice-benches --bench copy`):
 
     python3 benches/copy_report.py
 

@@ -8,21 +8,14 @@
 //!   uncontended atomic operations);
 //! - `buffer_wrap_release`: `mvs_buffer_wrap` of existing memory with no callback + release.
 //!
-//! Run: `cargo bench --bench ownership` (part of `make bench`).
+//! Run: `cargo bench -p memviewslice-benches --bench ownership` (part of `make bench`).
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use core::ffi::c_int;
 use criterion::{criterion_group, criterion_main, Criterion};
 use memviewslice::ffi::*;
-
-const C: c_int = b'C' as c_int;
-
-fn ok(status: mvs_status) {
-    // SAFETY: mvs_last_error gives a NUL-terminated message that lives until the thread's next call.
-    assert_eq!(status, MVS_OK, "{:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
-}
+use memviewslice_benches::{ok, C};
 
 fn ownership(c: &mut Criterion) {
     let mut g = c.benchmark_group("ownership");

@@ -3,7 +3,8 @@
 then the operations measured against what a Rust user would write instead (ndarray), in the
 same run.
 
-Usage (from the repository root, after `make bench` or `cargo bench --bench views`):
+Usage (from the repository root, after `make bench` or
+`cargo bench -p memviewslice-benches --bench views`):
 
     python3 benches/report.py            # Markdown table on stdout
     python3 benches/report.py --check    # same, and exit 1 if a target is missed
@@ -52,7 +53,7 @@ def main() -> int:
         meta = json.loads((est.parent / "benchmark.json").read_text())
         medians[meta["function_id"]] = json.loads(est.read_text())["median"]["point_estimate"]
     if FLOOR not in medians:
-        print(f"no {group}/{FLOOR} results: run `cargo bench --bench views` first", file=sys.stderr)
+        print(f"no {group}/{FLOOR} results: run `make bench` first", file=sys.stderr)
         return 2
 
     floor = medians[FLOOR]

@@ -3,8 +3,8 @@
 //! `out` plus writing two dimensions of the copy, in a non-inlined function taking the same
 //! pointers. Every operation works on a 4-D C-contiguous float64 view of shape (8, 16, 32, 64).
 //!
-//! Run: `make bench` (or `cargo bench --bench views`), then `python3 benches/report.py` for
-//! the table of medians, ratios to the floor and targets.
+//! Run: `make bench` (or `cargo bench -p memviewslice-benches --bench views`), then
+//! `python3 benches/report.py` for the table of medians, ratios to the floor and targets.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -12,9 +12,9 @@ use std::time::Duration;
 use core::ffi::{c_int, c_void};
 use criterion::{criterion_group, criterion_main, Criterion};
 use memviewslice::ffi::*;
+use memviewslice_benches::{check, C};
 
 const ITEMSIZE: isize = 8;
-const C: c_int = b'C' as c_int;
 const SHAPE: [isize; 4] = [8, 16, 32, 64];
 
 /// The floor: what any derivation must at least do (read the source, write a result with two
@@ -48,11 +48,6 @@ unsafe extern "C" fn floor(src: *const mvs_slice, ndim: c_int, out: *mut mvs_sli
 #[repr(C, align(64))]
 #[derive(Default)]
 struct Line(mvs_slice);
-
-fn check(status: mvs_status, what: &str) {
-    // SAFETY: mvs_last_error gives a NUL-terminated message that lives until the thread's next call.
-    assert_eq!(status, MVS_OK, "{what} failed: {:?}", unsafe { core::ffi::CStr::from_ptr(mvs_last_error()) });
-}
 
 fn views(c: &mut Criterion) {
     let mut buffer = vec![0f64; SHAPE.iter().product::<isize>() as usize];

@@ -11,6 +11,9 @@ Options (each with an environment variable as its default):
                       first on sys.path; $MVS_CY_BUILD
   --cy-codes CODES    the dtype codes of tests/cython/test_ops.py (ops_<code> modules,
                       comma-separated); $MVS_CY_CODES, else every dtype
+  --cy-view-codes CODES
+                      the dtype codes whose view helpers test_ops tests (their ops_<code>
+                      modules built with them); $MVS_CY_VIEW_CODES, else every dtype
   --gil-modules MODS  the built variants of gil_test.pyx for tests/cython/test_gil.py
                       (comma-separated); $MVS_GIL_MODULES, else gil_test_c_on,gil_test_c_off,
                       gil_test_cpp_on,gil_test_cpp_off
@@ -37,6 +40,8 @@ def pytest_addoption(parser):
                 help="directories of the built Cython test modules, comma-separated (default $MVS_CY_BUILD)")
     g.addoption("--cy-codes", default=os.environ.get("MVS_CY_CODES", ""),
                 help="dtype codes of the ops_<code> modules, comma-separated (default $MVS_CY_CODES, else all)")
+    g.addoption("--cy-view-codes", default=os.environ.get("MVS_CY_VIEW_CODES", ""),
+                help="dtype codes whose view helpers are tested, comma-separated (default $MVS_CY_VIEW_CODES, else all)")
     g.addoption("--gil-modules", default=os.environ.get("MVS_GIL_MODULES", ""),
                 help="built variants of gil_test.pyx, comma-separated (default $MVS_GIL_MODULES, else all four)")
     g.addoption("--handoffs", type=int, default=100_000, help="test_own.py: hand-offs per kind")

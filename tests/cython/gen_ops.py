@@ -8,9 +8,13 @@ NumPy array's memory), of pools (pool_acquire_*, pool_release_*) and of the data
 (copy_*, fill_*, copy_c_*, copy_f_*; copy_*_status calls mvs_copy itself) and of the views of
 another dtype's memoryview (from_<other>_*).
 
-    python tests/cython/gen_ops.py CODE OUT.pyx
+    python tests/cython/gen_ops.py CODE OUT.pyx [--no-views]
+
+--no-views leaves out the wrappers of the table's view helpers (the bulk of the module): the
+oldest Cythons' runs test those on a few dtypes only (see the Makefile's CY_VIEW_CODES).
 """
 
+import argparse
 import pathlib
 import sys
 
@@ -18,8 +22,26 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 import gen_pxd  # noqa: E402
 
 CTYPES = {code: ctype for code, ctype, _ in gen_pxd.DTYPES}
-# C arrays behind pointer parameters, filled from Python sequences: their lengths.
+# C arrays behind pointer parameters, filled from Python sequences: their lengths, and the
+# module's function that fills one (one loop per module, not one per wrapper; a module has those
+# its wrappers call).
 ARRAY_LEN = {"int": 8, "Py_ssize_t": 8, "mvs_index_item": 17}
+FILL = {"int": "fill_ints", "Py_ssize_t": "fill_sizes", "mvs_index_item": "fill_items"}
+FILLERS = {
+    "fill_sizes": "for i, x in enumerate(seq): out[i] = x",
+    "fill_ints": "for i, x in enumerate(seq): out[i] = x",
+    "fill_items": "for i, x in enumerate(seq): out[i] = mvs_index_item(x[0], x[1], x[2], x[3])",
+}
+
+
+def fillers(body):
+    """The definitions of the fill functions that `body` calls."""
+    out = []
+    for elem, name in FILL.items():
+        if f"{name}(" in body:
+            out += [f"cdef int {name}(seq, {elem} *out) except -1:", "    cdef Py_ssize_t i", f"    {FILLERS[name]}",
+                    "    return 0", "", ""]
+    return "\n".join(out) + ("\n" if out else "")
 
 
 def returning(signature, result_type, call, setup=()):
@@ -37,8 +59,7 @@ def wrapper(code, h):
             name, elem = name[1:], ctype.removeprefix("const ")
             params.append(name)
             decls.append(f"    cdef {elem} {name}_c[{ARRAY_LEN[elem]}]")
-            item = "mvs_index_item(x[0], x[1], x[2], x[3])" if elem == "mvs_index_item" else "x"
-            fill.append(f"    for i, x in enumerate({name}): {name}_c[i] = {item}")
+            fill.append(f"    {FILL[elem]}({name}, {name}_c)")
             call_args.append(f"{name}_c")
         elif name == "order":  # a character, given as 'C' or 'F'
             params.append("order='C'")
@@ -62,12 +83,12 @@ def raw_wrappers(code):
     for n in gen_pxd.NDIMS:
         for name, last, decl, arg in [(f"from_pointer_{n}d", "order", "    cdef int order_c = ord(order)", "order_c"),
                                       (f"from_pointer_strided_{n}d", "strides", "    cdef Py_ssize_t strides_c[8]\n"
-                                       "    for i, x in enumerate(strides): strides_c[i] = x", "strides_c")]:
+                                       "    fill_sizes(strides, strides_c)", "strides_c")]:
             out += [f"def {name}({ctype}[::1] buf, Py_ssize_t offset, shape, {last}):",
                     f"    cdef {gen_pxd.memoryview(ctype, n)} r",
                     f"    cdef {ctype} *data = NULL if offset < 0 else &buf[0] + offset",
                     "    cdef Py_ssize_t shape_c[8]",
-                    "    for i, x in enumerate(shape): shape_c[i] = x",
+                    "    fill_sizes(shape, shape_c)",
                     decl,
                     "    with nogil:",
                     f"        r = {code}.{name}(data, shape_c, {arg})",
@@ -122,7 +143,7 @@ def buffer_wrappers(code):
                     "    cdef mvs_dealloc_fn dealloc = NULL",
                     "    cdef Py_ssize_t shape_c[8]",
                     "    cdef int order_c = ord(order)",
-                    "    for i, x in enumerate(shape): shape_c[i] = x",
+                    "    fill_sizes(shape, shape_c)",
                     "    if track:",
                     "        dealloc = ops_count_dealloc",
                     "    if buf.shape[0]:",
@@ -215,8 +236,13 @@ def view_as_wrappers(code):
 
 
 def main():
-    code, out = sys.argv[1], pathlib.Path(sys.argv[2])
-    helpers = gen_pxd.helpers() + gen_pxd.helpers(const=True)
+    parser = argparse.ArgumentParser(description="Writes the wrapper module of one dtype for test_ops.py.")
+    parser.add_argument("code")
+    parser.add_argument("out", type=pathlib.Path)
+    parser.add_argument("--no-views", action="store_true", help="without the wrappers of the view helpers")
+    args = parser.parse_args()
+    code, out = args.code, args.out
+    helpers = [] if args.no_views else gen_pxd.helpers() + gen_pxd.helpers(const=True)
     body = ("".join(wrapper(code, h) + "\n" for h in helpers) + raw_wrappers(code)
             + BUFFER_PROLOGUE + buffer_wrappers(code) + pool_wrappers(code) + movement_wrappers(code)
             + view_as_wrappers(code))
@@ -224,7 +250,7 @@ def main():
     out.write_text(f"# Generated by tests/cython/gen_ops.py for memviewslice.{code}.\n{stdint}"
                    "from memviewslice cimport (\n    mvs_index_item, mvs_buffer, mvs_buffer_wrap, mvs_buffer_release, "
                    "mvs_pyx_check, mvs_pyx_src,\n    mvs_dealloc_fn, MVS_BUFFER_READONLY, mvs_status, mvs_copy, mvs_last_error,\n)\n"
-                   f"from memviewslice.owners cimport Pool\nfrom memviewslice cimport {code}\n\n\n" + body)
+                   f"from memviewslice.owners cimport Pool\nfrom memviewslice cimport {code}\n\n\n" + fillers(body) + body)
 
 
 if __name__ == "__main__":

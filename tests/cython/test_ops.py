@@ -18,10 +18,12 @@ status and message) and the views of other dtypes (from_<other>_*: against a.vie
 failures of those four are printed a few per kind, and all counted.
 
     .venv/bin/python -m pytest tests/cython/test_ops.py -q --cy-build build/cython_ops \
-        [--cy-codes f64,i8] [--cases N] [--seed S] [-k reshape]
+        [--cy-codes f64,i8] [--cy-view-codes f64] [--cases N] [--seed S] [-k reshape]
 
 One test per dtype and helper family (test_helpers[f64-reshape]) and one per dtype for the
-other sections (test_memory[f64]); see the end of this file.
+other sections (test_memory[f64]); see the end of this file. The view helpers are tested for
+the dtypes of --cy-view-codes (every dtype by default; the modules of the others are built with
+gen_ops.py --no-views).
 """
 
 import functools
@@ -860,7 +862,9 @@ def reinterpreted(mod, code, rng, cases, fail):
 # test starts from the generator's state at its first helper (or after the last), found by
 # drawing the earlier cases without calling anything (helper_states), so that every test runs
 # the very cases of the whole run. The options (tests/conftest.py): --cy-build (the directory of
-# the ops_<code> modules), --cy-codes, --cases (per helper and dtype, default 6), --seed.
+# the ops_<code> modules), --cy-codes, --cy-view-codes (the dtypes whose view helpers are
+# tested; their modules are built without --no-views), --cases (per helper and dtype, default
+# 6), --seed.
 
 DEFAULT_SEED = 20261130
 DEFAULT_CASES = 6
@@ -873,13 +877,17 @@ def settings(config):
     return (DEFAULT_SEED if seed is None else seed), (DEFAULT_CASES if cases is None else cases)
 
 
+def codes(config, option):
+    return config.getoption(option).replace(",", " ").split() or list(DTYPES)
+
+
 def pytest_generate_tests(metafunc):
-    codes = [c for c in metafunc.config.getoption("--cy-codes").replace(",", " ").split()] or list(DTYPES)
     if "family" in metafunc.fixturenames:
-        metafunc.parametrize("code, family", [(c, f) for c in codes for f in FAMILIES],
-                             ids=[f"{c}-{f}" for c in codes for f in FAMILIES])
+        views = codes(metafunc.config, "--cy-view-codes")
+        metafunc.parametrize("code, family", [(c, f) for c in views for f in FAMILIES],
+                             ids=[f"{c}-{f}" for c in views for f in FAMILIES])
     elif "code" in metafunc.fixturenames:
-        metafunc.parametrize("code", codes)
+        metafunc.parametrize("code", codes(metafunc.config, "--cy-codes"))
 
 
 @functools.lru_cache(maxsize=None)
