@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench icount besttime miri clean
+.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -174,14 +174,17 @@ cython-demo: lib $(PKG)
 # --- tests --------------------------------------------------------------------------------
 # The checks are independent targets of one graph: `make test` runs them JOBS at a time (every
 # core by default), each target's output kept together; a failure stops the run at once. The
-# longest chains first (the Cython builds, the user's project, the 60-second fuzz run), so that
-# the short checks fill the gaps rather than wait at the end.
-TESTS := cython-oldest cython-test user-project fuzz-smoke rust-test c-test valgrind icount numpy-test dlpack-test \
-  readme-example install-test package-errors check-header check-pxd check-decls check-version check-names header-alone
+# longest chains first (the free-threaded CPython, the Cython builds, the user's project, the
+# 60-second fuzz run), so that the short checks fill the gaps rather than wait at the end; then
+# ft-stress, alone.
+TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke rust-test c-test valgrind icount numpy-test \
+  dlpack-test stress-gil readme-example install-test package-errors check-header check-pxd check-decls check-version \
+  check-names header-alone layout-check
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test:
 	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(TESTS)
+	@$(MAKE) --no-print-directory ft-stress
 
 # The header in git must equal what the build generates (build.rs rewrites it on change).
 check-header: lib
@@ -444,6 +447,77 @@ readme-example: lib $(PKG)
 	@awk '/^prints:$$/{p=1;next} p&&/^```$$/{if(n++)exit;next} p&&n' README.md > $(BUILD)/readme/expected.txt
 	@awk '/^Build `grid`/{p=1} p&&/^```sh$$/{f=1;next} f&&/^```$$/{exit} f' README.md > $(BUILD)/readme/build.sh
 	cd $(BUILD)/readme && PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh -e build.sh && ../../$(VPY) run.py | diff -u expected.txt -
+
+# --- free-threaded CPython -------------------------------------------------------------------
+# The package on a free-threaded CPython 3.13 (PEP 703, "3.13t"): python3.13t from PATH, else
+# one built by tools/build_python_ft.sh from Debian's pristine upstream tarball into
+# build/python3.13t (minutes of CPU, in parallel with the other tests); a venv of it with the
+# test requirements; the package built there, as a cp313t wheel (sharing cargo's release build),
+# and installed; ft_stress (tests/freethreading) built against it. ft-test then checks the
+# layout guard with its headers and that importing the package and ft_stress leaves the GIL off;
+# ft-stress, after every other test (`make test` runs it alone: it checks that its threads run
+# at once), runs the 20-second, 8-thread stress test. stress-gil runs the stress test in the main
+# venv (the normal GIL build), 5 seconds.
+FT_PYTHON ?= $(shell command -v python3.13t 2>/dev/null)
+FT_BUILT := $(BUILD)/python3.13t/bin/python3.13t
+FT_VENV := $(BUILD)/venv-ft
+FTPY := $(FT_VENV)/bin/python
+FT_PKG := $(FT_VENV)/.memviewslice-installed
+FT_WHEELS := $(BUILD)/wheels-ft
+FT_OUT := $(BUILD)/ft
+FT_PYTEST = $(1) -m pytest tests/freethreading/test_freethreading.py -q -p no:cacheprovider --cy-build $(2)
+
+$(FT_BUILT):
+	tools/build_python_ft.sh $(BUILD)/python3.13t $(BUILD)/python3.13t-src
+
+$(FTPY): tests/requirements.txt $(if $(FT_PYTHON),,$(FT_BUILT))
+	rm -rf $(FT_VENV) && $(or $(FT_PYTHON),$(FT_BUILT)) -m venv $(FT_VENV)
+	$(FTPY) -m pip install --quiet --upgrade pip
+	$(FTPY) -m pip install --quiet -r tests/requirements.txt
+	touch $@
+
+$(FT_PKG): $(FTPY) $(PKG_SOURCES)
+	@rm -rf $(FT_WHEELS) && mkdir -p $(FT_WHEELS)
+	CARGO_TARGET_DIR=$(CURDIR)/target PATH=$(CURDIR)/$(FT_VENV)/bin:$$PATH $(FTPY) -m pip wheel --quiet \
+	  --no-build-isolation --no-deps -Cbuild-dir=$(CURDIR)/$(BUILD)/meson-ft -w $(FT_WHEELS) .
+	@ls $(FT_WHEELS)/memviewslice-$(VERSION)-cp313-cp313t-*.whl >/dev/null || { ls $(FT_WHEELS); \
+	  echo "the free-threaded build did not make a cp313t wheel"; exit 1; }
+	$(FTPY) -m pip install --quiet --force-reinstall --no-deps $(FT_WHEELS)/memviewslice-$(VERSION)-*.whl
+	@touch $@
+
+$(FT_OUT)/ft_stress.log: tests/freethreading/ft_stress.pyx tools/build_ext.py $(FT_PKG)
+	@mkdir -p $(@D)
+	@$(call CY_BUILD_LOGGED,$(FTPY) tools/build_ext.py $< --out $(@D))
+
+ft-test: $(FT_OUT)/ft_stress.log
+	@$(call LAYOUT_CHECK,$(FTPY))
+	$(call FT_PYTEST,$(FTPY),$(FT_OUT)) -k "not stress"
+
+ft-stress: $(FT_OUT)/ft_stress.log
+	$(call FT_PYTEST,$(FTPY),$(FT_OUT)) -k stress
+
+$(BUILD)/ft-gil/ft_stress.log: tests/freethreading/ft_stress.pyx tools/build_ext.py $(PKG)
+	@mkdir -p $(@D)
+	@$(call CY_BUILD_LOGGED,$(VPY) tools/build_ext.py $< --out $(@D))
+
+stress-gil: $(BUILD)/ft-gil/ft_stress.log
+	$(call FT_PYTEST,$(VPY),$(BUILD)/ft-gil) --ft-seconds 5
+
+# mvs_pyx_runtime.h's guard of the slice layout (tests/layout/slice_layout.c), against the
+# headers of the Python $(1), as C11 and C++11: the file compiles as written, and fails with the
+# guard's message when a lock is planted in front of Cython's slice struct.
+LAYOUT_CHECK = set -e; inc=$$($(1) -c "import sysconfig; print(sysconfig.get_paths()['include'])"); \
+  log=$(BUILD)/layout-$$$$.log; \
+  for lang in "$(CC) -std=c11 -x c" "$(CXX) -std=c++11 -x c++"; do \
+    $$lang $(STRICT) -fsyntax-only -I$$inc -Iinclude tests/layout/slice_layout.c; \
+    if $$lang $(STRICT) -fsyntax-only -I$$inc -Iinclude -DMVS_PLANT_LOCK tests/layout/slice_layout.c 2>$$log; then \
+      echo "$$lang: a lock planted in Cython's slice struct compiled"; exit 1; fi; \
+    grep -q "on a free-threaded CPython this Cython may add a lock" $$log || { cat $$log; exit 1; }; done; \
+  rm -f $$log; echo "layout-check: the slice layout guard holds with $$($(1) -c 'import sys; print(sys.version.split()[0], sys.abiflags)')"
+
+layout-check: $(VPY)
+	@mkdir -p $(BUILD)
+	@$(call LAYOUT_CHECK,$(VPY))
 
 # --- Cython tests -------------------------------------------------------------------------
 # Each module is a target of its own (a log of its build), so that `make -j` builds them beside

@@ -27,6 +27,13 @@
 #error "memviewslice's Cython helpers need Cython 0.29.37, or 3.0.11 or newer"
 #endif
 
+/* A free-threaded CPython (3.13t; Py_GIL_DISABLED, from Python.h's pyconfig.h) needs Cython 3.1
+   or newer, the first whose modules and memoryviews run without the GIL: an older Cython's
+   module would turn the GIL back on at import, or count acquisitions unprotected. */
+#if defined(Py_GIL_DISABLED) && defined(CYTHON_HEX_VERSION) && CYTHON_HEX_VERSION < 0x030100F0
+#error "memviewslice's Cython helpers on a free-threaded CPython (Py_GIL_DISABLED) need Cython 3.1 or newer"
+#endif
+
 /* GCC 12 at -O2 (not -O1 or -O3) reports -Wstringop-overflow ("__atomic_fetch_sub_4 writing 4
    bytes into a region of size 0") in Cython's own __Pyx_XCLEAR_MEMVIEW, on the error path of a
    function whose typed memoryview local feeds a helper's inline fast path; that function's
@@ -48,13 +55,33 @@
      offsetof(__Pyx_memviewslice, suboffsets) == offsetof(mvs_slice, suboffsets) && \
      sizeof(Py_ssize_t) == sizeof(ptrdiff_t))
 
-/* The address of a typed memoryview as a library source; a compile error (array of size -1)
-   when the layouts differ. Valid C11 and C++11. Reached through the shape array rather than
-   `&(view)`, so that it works without a copy on a variable and also on what has no address:
-   Cython passes a memoryview converted to a helper's type (double[::1] to double[:]) as a cast,
-   whose array member designates a temporary that lives until the end of the call. */
+/* A compile error, with this message, when the layouts differ: in C11 and C++11 a static
+   assertion (in C, inside a struct that sizeof names; in C++, a template's), before C11 an
+   array of size -1. Checked in every build, free-threaded ones included, where a Cython might
+   add a lock to the slice struct (Cython's discussion #6215). */
+#define __MVS_PYX_LAYOUT_MESSAGE \
+    "memviewslice: Cython's __Pyx_memviewslice is not laid out as mvs_slice (memview, data, shape[8], " \
+    "strides[8], suboffsets[8]) in this build; on a free-threaded CPython this Cython may add a lock to " \
+    "the slice struct, which this version of memviewslice does not support"
+#if defined(__cplusplus)
+template <bool Same> struct __mvs_pyx_layout_check {
+    static_assert(Same, __MVS_PYX_LAYOUT_MESSAGE);
+};
+#define __MVS_PYX_CHECK_LAYOUT() ((void)sizeof(__mvs_pyx_layout_check<__MVS_PYX_SAME_LAYOUT>))
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define __MVS_PYX_CHECK_LAYOUT() \
+    ((void)sizeof(struct { _Static_assert(__MVS_PYX_SAME_LAYOUT, __MVS_PYX_LAYOUT_MESSAGE); char c; }))
+#else
+#define __MVS_PYX_CHECK_LAYOUT() ((void)sizeof(char[__MVS_PYX_SAME_LAYOUT ? 1 : -1]))
+#endif
+
+/* The address of a typed memoryview as a library source, after the layout check. Reached
+   through the shape array rather than `&(view)`, so that it works without a copy on a variable
+   and also on what has no address: Cython passes a memoryview converted to a helper's type
+   (double[::1] to double[:]) as a cast, whose array member designates a temporary that lives
+   until the end of the call. */
 #define __mvs_pyx_src(view) \
-    ((void)sizeof(char[__MVS_PYX_SAME_LAYOUT ? 1 : -1]), \
+    (__MVS_PYX_CHECK_LAYOUT(), \
      (const mvs_slice *)(const void *)((const char *)(view).shape - offsetof(mvs_slice, shape)))
 
 /* Sets the Python exception for a failed call, taking the GIL: IndexError for MVS_ERR_INDEX,
@@ -122,7 +149,10 @@ static inline mvs_status __mvs_pyx_owned(mvs_status status, mvs_slice *r, int nd
 static inline void *__mvs_pyx_owner_load(void *const *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
 
 /* With the GIL: publishes `view`'s memoryview object as the owner in `slot` unless another
-   thread did first, then pins it with an acquisition that is never released. */
+   thread did first, then pins it with an acquisition that is never released. Threads racing to
+   make the first owner (on a free-threaded CPython, truly at once) each make one: the
+   compare-and-swap keeps the first, and the others' are dropped with their local views; until
+   the pin, the maker's own view holds an acquisition, so a published owner never drops to 0. */
 static inline int __mvs_pyx_publish(void **slot, void *memview) {
     void *expected = NULL;
     return __atomic_compare_exchange_n(slot, &expected, memview, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
@@ -173,7 +203,8 @@ static inline mvs_status __mvs_pyx_pool_owned(mvs_pool *pool, ptrdiff_t itemsize
 
 /* With the GIL: attaches the memoryview object in `slot` (the memview field of a typed
    memoryview variable) to `buffer` under `key`, unless an owner is attached already, and
-   returns the owner attached. When the variable's object is attached, its acquisition moves to
+   returns the owner attached (mvs_buffer_attach keeps the first of threads racing, with or
+   without a GIL). When the variable's object is attached, its acquisition moves to
    the attachment (the variable is left empty, and `detach` releases the acquisition). NULL with
    ValueError on failure. The field is read and cleared with memcpy and memset: its type is
    Cython's. */

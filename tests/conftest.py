@@ -18,6 +18,8 @@ Options (each with an environment variable as its default):
                       (comma-separated); $MVS_GIL_MODULES, else gil_test_c_on,gil_test_c_off,
                       gil_test_cpp_on,gil_test_cpp_off
   --handoffs N, --copies N   tests/cython/test_own.py's counts (defaults 100,000 each)
+  --ft-seconds S, --ft-threads N   tests/freethreading/test_freethreading.py's stress test: the
+                      seconds of mixed work (default 20) and the threads (default 8)
 
 Tests record a summary line (record_property("summary", ...)): the counts of what they ran,
 printed at the end of the session, so that a run can be compared with another.
@@ -46,6 +48,8 @@ def pytest_addoption(parser):
                 help="built variants of gil_test.pyx, comma-separated (default $MVS_GIL_MODULES, else all four)")
     g.addoption("--handoffs", type=int, default=100_000, help="test_own.py: hand-offs per kind")
     g.addoption("--copies", type=int, default=100_000, help="test_own.py: contiguous copies")
+    g.addoption("--ft-seconds", type=float, default=20.0, help="test_freethreading.py: seconds of mixed work")
+    g.addoption("--ft-threads", type=int, default=8, help="test_freethreading.py: threads")
 
 
 def split(value):

@@ -1,4 +1,26 @@
+# cython: freethreading_compatible = True
 # memviewslice.owners: the Python objects that own memory for Python (see owners.pxd).
+#
+# Free-threaded CPython (3.13t and later): the module declares that it runs without the GIL
+# (freethreading_compatible, i.e. Py_mod_gil = Py_MOD_GIL_NOT_USED), so importing it, or a
+# module built against the package, never turns the GIL back on. What the GIL used to protect,
+# and why each holds without it:
+# - BufferExport: every field is written by _export before the object is returned to anyone,
+#   and only read after (__getbuffer__, __dlpack__); its buffer reference is the library's
+#   atomic count, released once by __dealloc__.
+# - Pool: the C pool is made in __cinit__ and destroyed in __dealloc__; acquire, release and
+#   counts are the library's lock-free operations.
+# - DLPack: consuming a capsule (from_dlpack_capsule) checks its name, imports the tensor and
+#   renames the capsule inside a critical section on the capsule, so that two threads given one
+#   capsule cannot both import (and later delete) its tensor; the capsules' destructors run once.
+#   A tensor's deleter is the library's, run once by its atomic count.
+# - The owners of typed memoryviews that the helpers of the <dtype>.pxd files make on first use
+#   (per module, dtype and ndim; per buffer; the read-only dummy buffer) are published by an
+#   atomic compare-and-swap or by mvs_buffer_attach, which keep the first and drop the others
+#   (mvs_pyx_runtime.h); this module only exports their memory (owner_export).
+# - The module's dicts (_COMPLEX_SIZES, _DL_CODES, _DL_FORMATS) are never written after import.
+
+cimport cython
 
 import struct
 import sys
@@ -232,28 +254,36 @@ cdef BufferExport from_dlpack_capsule(capsule):
     cdef int ndim
     cdef Py_ssize_t itemsize
     cdef mvs_buffer *buffer = NULL
-    cdef mvs_status st
-    if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
-        versioned = <mvs_dl_managed_tensor_versioned *>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
-        dtype = (versioned.dl_tensor.dtype.code, versioned.dl_tensor.dtype.bits)
-        st = mvs_dlpack_import(versioned, &view, &ndim, &itemsize, &buffer)
-    elif PyCapsule_IsValid(capsule, b"dltensor"):
-        legacy = <mvs_dl_managed_tensor *>PyCapsule_GetPointer(capsule, b"dltensor")
-        dtype = (legacy.dl_tensor.dtype.code, legacy.dl_tensor.dtype.bits)
-        st = mvs_dlpack_import_legacy(legacy, &view, &ndim, &itemsize, &buffer)
-    else:
+    cdef mvs_status st = MVS_OK
+    cdef int code = 0, bits = 0
+    cdef bint found = True
+    # One consumer per capsule: the name's check, the import and the renaming are one step for
+    # other threads (without a GIL, two threads given one capsule would both import its tensor).
+    with cython.critical_section(capsule):
+        if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+            versioned = <mvs_dl_managed_tensor_versioned *>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+            code, bits = versioned.dl_tensor.dtype.code, versioned.dl_tensor.dtype.bits
+            st = mvs_dlpack_import(versioned, &view, &ndim, &itemsize, &buffer)
+        elif PyCapsule_IsValid(capsule, b"dltensor"):
+            legacy = <mvs_dl_managed_tensor *>PyCapsule_GetPointer(capsule, b"dltensor")
+            code, bits = legacy.dl_tensor.dtype.code, legacy.dl_tensor.dtype.bits
+            st = mvs_dlpack_import_legacy(legacy, &view, &ndim, &itemsize, &buffer)
+        else:
+            found = False
+        # On success the buffer owns the tensor: the capsule must not delete it. (The capsule
+        # keeps the name's pointer: static strings only.) On failure the tensor is still the
+        # capsule's, whose destructor deletes it.
+        if versioned != NULL and st == MVS_OK:
+            PyCapsule_SetName(capsule, "used_dltensor_versioned")
+        elif legacy != NULL and st == MVS_OK:
+            PyCapsule_SetName(capsule, "used_dltensor")
+    if not found:
         raise ValueError("not a DLPack capsule, or one already consumed")
     if st != MVS_OK:
-        # The tensor is still the capsule's, whose destructor deletes it.
         if st in (MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION):
             raise BufferError(mvs_last_error().decode())
         mvs_pyx_check(st)
-    # The buffer owns the tensor now: the capsule must not delete it. (The capsule keeps the
-    # name's pointer: static strings only.)
-    if versioned != NULL:
-        PyCapsule_SetName(capsule, "used_dltensor_versioned")
-    else:
-        PyCapsule_SetName(capsule, "used_dltensor")
+    dtype = (code, bits)
     try:
         format = _DL_FORMATS.get(dtype)
         if format is None:
