@@ -467,13 +467,14 @@ FT_WHEELS := $(BUILD)/wheels-ft
 FT_OUT := $(BUILD)/ft
 FT_PYTEST = $(1) -m pytest tests/freethreading/test_freethreading.py -q -p no:cacheprovider --cy-build $(2)
 
+# (`+`: the script's make takes its jobs from this one's job slots.)
 $(FT_BUILT):
-	tools/build_python_ft.sh $(BUILD)/python3.13t $(BUILD)/python3.13t-src
+	+tools/build_python_ft.sh $(BUILD)/python3.13t $(BUILD)/python3.13t-src
 
 $(FTPY): tests/requirements.txt $(if $(FT_PYTHON),,$(FT_BUILT))
 	rm -rf $(FT_VENV) && $(or $(FT_PYTHON),$(FT_BUILT)) -m venv $(FT_VENV)
 	$(FTPY) -m pip install --quiet --upgrade pip
-	$(FTPY) -m pip install --quiet -r tests/requirements.txt
+	$(FTPY) -m pip install --quiet --only-binary=numpy -r tests/requirements.txt  # NumPy 2.5 has no cp313t wheel
 	touch $@
 
 $(FT_PKG): $(FTPY) $(PKG_SOURCES)
@@ -503,17 +504,22 @@ $(BUILD)/ft-gil/ft_stress.log: tests/freethreading/ft_stress.pyx tools/build_ext
 stress-gil: $(BUILD)/ft-gil/ft_stress.log
 	$(call FT_PYTEST,$(VPY),$(BUILD)/ft-gil) --ft-seconds 5
 
-# mvs_pyx_runtime.h's guard of the slice layout (tests/layout/slice_layout.c), against the
-# headers of the Python $(1), as C11 and C++11: the file compiles as written, and fails with the
-# guard's message when a lock is planted in front of Cython's slice struct.
+# mvs_pyx_runtime.h's guards (tests/layout/slice_layout.c), against the headers of the Python
+# $(1), as C11 and C++11: the file compiles as written, and fails with the layout guard's message
+# when a lock is planted in front of Cython's slice struct; as compiled by Cython 3.0.11, it
+# compiles, except on a free-threaded Python, where it fails saying that Cython 3.1 is needed.
 LAYOUT_CHECK = set -e; inc=$$($(1) -c "import sysconfig; print(sysconfig.get_paths()['include'])"); \
+  ft=$$($(1) -c "import sysconfig; print(sysconfig.get_config_var('Py_GIL_DISABLED') or 0)"); \
   log=$(BUILD)/layout-$$$$.log; \
   for lang in "$(CC) -std=c11 -x c" "$(CXX) -std=c++11 -x c++"; do \
-    $$lang $(STRICT) -fsyntax-only -I$$inc -Iinclude tests/layout/slice_layout.c; \
-    if $$lang $(STRICT) -fsyntax-only -I$$inc -Iinclude -DMVS_PLANT_LOCK tests/layout/slice_layout.c 2>$$log; then \
-      echo "$$lang: a lock planted in Cython's slice struct compiled"; exit 1; fi; \
-    grep -q "on a free-threaded CPython this Cython may add a lock" $$log || { cat $$log; exit 1; }; done; \
-  rm -f $$log; echo "layout-check: the slice layout guard holds with $$($(1) -c 'import sys; print(sys.version.split()[0], sys.abiflags)')"
+    cc="$$lang $(STRICT) -fsyntax-only -I$$inc -Iinclude tests/layout/slice_layout.c"; $$cc; \
+    if $$cc -DMVS_PLANT_LOCK 2>$$log; then echo "$$lang: a lock planted in Cython's slice struct compiled"; exit 1; fi; \
+    grep -q "on a free-threaded CPython this Cython may add a lock" $$log || { cat $$log; exit 1; }; \
+    if [ "$$ft" = 1 ]; then \
+      if $$cc -DCYTHON_HEX_VERSION=0x03000BF0 2>$$log; then echo "$$lang: Cython 3.0.11 was accepted on free-threaded CPython"; exit 1; fi; \
+      grep -q "free-threaded CPython (Py_GIL_DISABLED) need Cython 3.1 or newer" $$log || { cat $$log; exit 1; }; \
+    else $$cc -DCYTHON_HEX_VERSION=0x03000BF0; fi; done; \
+  rm -f $$log; echo "layout-check: the runtime's guards hold with $$($(1) -c 'import sys; print(sys.version.split()[0], sys.abiflags)')"
 
 layout-check: $(VPY)
 	@mkdir -p $(BUILD)

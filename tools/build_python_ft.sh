@@ -20,20 +20,30 @@
 #
 # Build choices (cheapest build that still has what the tests need):
 #   - no PGO (--disable-optimizations) and no LTO (--with-lto=no): both are the defaults, stated
-#     explicitly; PGO alone would roughly triple the build time.
+#     explicitly; PGO runs a training workload and compiles everything twice.
 #   - --disable-test-modules: neither Lib/test nor the _test* C modules are built or installed
 #     (also makes `make install`'s byte-compilation much shorter).
 #   - --without-doc-strings, --without-static-libpython (libpython3.13t.a is not installed; nothing
 #     here embeds Python), --with-ensurepip=install (PREFIX gets pip; venvs get theirs from
 #     ensurepip's bundled wheel either way).
 #   - stdlib extension modules the tests and pip do not use are not built (py_cv_module_<name>=n/a,
-#     see TRIM below); set BUILD_PYTHON_FT_TRIM=0 to build them all.
-#   - compiled with OPT="-DNDEBUG -O2" (configure's default is "-DNDEBUG -g -O3 -Wall"): no debug
-#     info, cheaper to compile and a much smaller PREFIX.
-#   - make -j$JOBS with JOBS=$(nproc) unless BUILD_PYTHON_FT_JOBS is set. MAKEFLAGS/MFLAGS/MAKELEVEL
-#     of a calling make are dropped: a jobserver of make 4.3 is only passed to recipes marked
-#     recursive, and otherwise the inner make would silently fall back to -j1. The build is meant
-#     to run alone (the rest of `make test` waits for the interpreter), so it takes all cores.
+#     see TRIM below); set BUILD_PYTHON_FT_TRIM=0 to build them all. Measured on 2 cores: make
+#     takes ~107 s CPU / 55 s wall trimmed, ~122 s CPU / 62-99 s wall untrimmed.
+#   - compiled with OPT=-O2 (configure adds -DNDEBUG; its default is "-DNDEBUG -g -O3 -Wall"): no
+#     debug info; on 2 cores make takes ~105 s CPU instead of ~155 s, and PREFIX is 76 MB, not 114.
+#     CFLAGS, CPPFLAGS, LDFLAGS and CXXFLAGS of the caller are dropped, so that a project's strict
+#     or sanitizer flags do not leak into the interpreter; CC is honoured.
+#   - parallel make. Run from a make recipe whose jobserver reaches this script (GNU make 4.4's
+#     fifo, or 4.3's pipe fds, which 4.3 — Debian 12's — keeps open only in recipe lines marked
+#     `+` or using $(MAKE)), the build takes its jobs from that jobserver, sharing the cores with
+#     the caller's other jobs. Otherwise (no jobserver, or its fds were closed) it runs
+#     make -j$(nproc), or -j$BUILD_PYTHON_FT_JOBS if that is set (which also overrides a
+#     jobserver). The rest of the caller's MAKEFLAGS/MFLAGS/MAKELEVEL is dropped: its variable
+#     overrides (e.g. `make test PYTHON=...`) and flags like -n or -k must not reach CPython's make.
+#
+# For a venv of the result: NumPy publishes cp313t wheels only up to 2.4.x, so install it with
+# --only-binary=numpy (or numpy<2.5), else pip builds NumPy 2.5+ from source (~4 min on 2 cores).
+# Cython has no cp313t wheel either: pip installs its pure-Python wheel (works, compiles slower).
 #
 # Idempotent: if PREFIX/bin/python3.13t exists and passes the checks below, nothing is done.
 set -eu
@@ -49,7 +59,9 @@ WORKDIR=$(cd "$2" && pwd)
 PY=$PREFIX/bin/python3.13t
 JOBS=${BUILD_PYTHON_FT_JOBS:-$(nproc 2>/dev/null || echo 2)}
 TRIM=${BUILD_PYTHON_FT_TRIM:-1}
-unset MAKEFLAGS MFLAGS MAKELEVEL PYTHON_GIL PYTHONHOME PYTHONPATH
+CALLER_MAKEFLAGS=${MAKEFLAGS:-}
+unset MAKEFLAGS MFLAGS MAKELEVEL CFLAGS CPPFLAGS LDFLAGS CXXFLAGS PYTHON_GIL PYTHONHOME PYTHONPATH \
+    PYTHONOPTIMIZE
 
 # Modules pip, NumPy, Cython, meson-python and the tests import (hashlib is checked through _hashlib,
 # i.e. OpenSSL, which pip's download verification uses).
@@ -58,18 +70,19 @@ NEEDED="ssl _hashlib zlib ctypes bz2 lzma pyexpat _json _struct _socket select"
 # The interpreter is free-threaded, runs without the GIL, and has the modules above.
 check() {
     "$PY" -c '
-import sys, sysconfig
-assert sysconfig.get_config_var("Py_GIL_DISABLED") == 1, "Py_GIL_DISABLED is not 1"
-assert not sys._is_gil_enabled(), "the GIL is enabled"
-import importlib
+import importlib, sys, sysconfig
+if sysconfig.get_config_var("Py_GIL_DISABLED") != 1 or sys._is_gil_enabled():
+    sys.exit("not a free-threaded build, or the GIL is enabled")
 missing = []
 for name in sys.argv[1:]:
     try:
         importlib.import_module(name)
     except ImportError as e:
         missing.append("%s (%s)" % (name, e))
-assert not missing, "missing modules: " + ", ".join(missing)
-assert not sys._is_gil_enabled(), "importing the stdlib modules enabled the GIL"
+if missing:
+    sys.exit("missing modules: " + ", ".join(missing))
+if sys._is_gil_enabled():
+    sys.exit("importing the stdlib modules enabled the GIL")
 ' $NEEDED
 }
 
@@ -150,12 +163,33 @@ fi
 cd "$SRC"
 run configure ./configure --prefix="$PREFIX" --disable-gil --disable-optimizations --with-lto=no \
     --disable-test-modules --without-doc-strings --without-static-libpython \
-    --with-ensurepip=install OPT="-DNDEBUG -O2" "$@"
+    --with-ensurepip=install OPT=-O2 "$@"
 phase_end
 
 # --- make --------------------------------------------------------------------------------------
-phase_start "make -j$JOBS"
-run make make -s -j"$JOBS"
+# A usable jobserver of the calling make (see the header), from the MAKEFLAGS saved above.
+JS= JW=-j
+if [ -z "${BUILD_PYTHON_FT_JOBS:-}" ]; then
+    set -f
+    for f in $CALLER_MAKEFLAGS; do
+        case $f in
+        --) break ;; # variable overrides follow
+        -j*) JW=$f ;;
+        --jobserver-auth=fifo:*) [ -p "${f#*=fifo:}" ] && JS=$f ;;
+        --jobserver-auth=*,* | --jobserver-fds=*,*)
+            r=${f#*=} && w=${r#*,} && r=${r%,*}
+            [ -p "/dev/fd/$r" ] && [ -p "/dev/fd/$w" ] && JS=$f ;;
+        esac
+    done
+    set +f
+fi
+if [ -n "$JS" ]; then
+    phase_start "make (jobs from the caller's jobserver)"
+    run make env MAKEFLAGS="$JW $JS" make -s
+else
+    phase_start "make -j$JOBS"
+    run make make -s -j"$JOBS"
+fi
 phase_end
 
 # --- install -----------------------------------------------------------------------------------
@@ -176,7 +210,7 @@ rm -rf "$WORKDIR/venv-check"
 "$WORKDIR/venv-check/bin/python" -c '
 import sys, sysconfig
 sp = sysconfig.get_path("purelib")
-assert sp.startswith(sys.prefix) and sp in sys.path, (sp, sys.path)
+sys.exit(0 if sp.startswith(sys.prefix) and sp in sys.path else "%s not on %s" % (sp, sys.path))
 ' || die "a venv of $PY does not have its site-packages on sys.path"
 rm -rf "$WORKDIR/venv-check"
 say "built $("$PY" -c 'import sys; print(sys.version.replace(chr(10), " "))')"

@@ -12,8 +12,11 @@ shared buffer's last reference while they hold its views, and to import one DLPa
 (one import consumes it); then --ft-seconds (20) of mixed work:
 views of raw memory, buffers made, viewed and released, a shared pool, exports to NumPy and
 back (from_dlpack, np.from_dlpack), transposed copies. On a free-threaded CPython it also checks
-that the threads ran at once: the wall time of the mixed work is below 0.75 times the threads'
-CPU time (2 cores at least).
+that the GIL stayed off and that the threads ran at once: the wall time of the mixed work is
+below 0.75 times the threads' CPU time (2 cores at least; the machine otherwise idle, which is
+why `make test` runs it last, alone). The nogil parts run at once under a GIL too: that check
+fails when something serializes the threads (a lock in the helpers, or in the package's
+objects), and the GIL's state says that the Python parts ran without it.
 """
 
 import os
@@ -183,6 +186,8 @@ def test_stress(request, record_property):
                                f"{made} buffers freed {freed} times, mismatches {bad}")
     assert not any(bad.values()), f"mismatches: {bad}"
     assert freed == made, f"{made} buffers made, {freed} freed"
+    if FREE_THREADED:
+        assert not sys._is_gil_enabled(), "the GIL was on during the stress test"
     if FREE_THREADED and (os.cpu_count() or 1) >= 2:
         assert wall < 0.75 * cpu, (f"the threads did not run at once: {wall:.1f} s of wall time for "
                                    f"{cpu:.1f} s of CPU time")
