@@ -301,6 +301,7 @@ endif
 numpy-test: lib $(VPY)
 	$(VPY) -m pytest tests/test_numpy_oracle.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
 	$(VPY) -m pytest tests/test_numpy_copy.py -q -p no:cacheprovider -n 2 --mvs-lib $(LIBDIR)/libmemviewslice.so
+	$(VPY) -m pytest tests/test_numpy_iter.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
 
 # DLPack through the installed package against NumPy (tests/test_dlpack.py): round trips of
 # every dtype NumPy exports, 0-d to 8-d, negative and zero strides; a producer of its own (a C

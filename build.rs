@@ -62,6 +62,7 @@ const TRAILER: &str = r#"
 #define MVS_STATIC_ASSERT _Static_assert
 #endif
 MVS_STATIC_ASSERT(sizeof(mvs_slice) == 2 * sizeof(void *) + 24 * sizeof(ptrdiff_t), "mvs_slice size");
+MVS_STATIC_ASSERT(sizeof(mvs_iter) == MVS_ITER_BYTES, "mvs_iter size");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data offset");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");

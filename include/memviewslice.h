@@ -52,6 +52,27 @@ struct mvs_dl_managed_tensor_versioned;
 
 
 /**
+ * Most operands of one iteration.
+ */
+#define MAX_OPERANDS 8
+
+/**
+ * The operand is read.
+ */
+#define READ 1
+
+/**
+ * The operand is written.
+ */
+#define WRITE 2
+
+/**
+ * A written operand may be broadcast: several iterations reach each of its items (a
+ * reduction, as NumPy's `REDUCE_OK`).
+ */
+#define REDUCE 4
+
+/**
  * Most dimensions an `mvs_slice` can describe (as in Cython).
  */
 #define MVS_MAX_DIMS 8
@@ -159,6 +180,38 @@ struct mvs_dl_managed_tensor_versioned;
  * Type code `kDLBool`: booleans (8 bits only).
  */
 #define MVS_DL_BOOL 6
+
+/**
+ * The most operands of one iteration.
+ */
+#define MVS_ITER_MAX_OPERANDS 8
+
+/**
+ * The operand is read.
+ */
+#define MVS_ITER_READ 1
+
+/**
+ * The operand is written.
+ */
+#define MVS_ITER_WRITE 2
+
+/**
+ * The operand is read and written.
+ */
+#define MVS_ITER_READWRITE 3
+
+/**
+ * With `MVS_ITER_WRITE`: the operand may be broadcast (length 1 or missing where the iteration
+ * is longer), so that several elements of the iteration reach each of its items: a reduction
+ * (NumPy's `REDUCE_OK`).
+ */
+#define MVS_ITER_REDUCE 4
+
+/**
+ * The size of an `mvs_iter` in bytes (fixed: part of the ABI).
+ */
+#define MVS_ITER_BYTES 1024
 
 /**
  * Contiguity rule of `mvs_is_contiguous`: NumPy's relaxed rule. Axes of extent 1 are ignored
@@ -372,6 +425,30 @@ typedef struct mvs_dl_managed_tensor {
 } mvs_dl_managed_tensor;
 
 /**
+ * An elementwise iteration over 1 to `MVS_ITER_MAX_OPERANDS` views at once, made by
+ * `mvs_iter_init` in storage of the caller's (on the stack: `MVS_ITER_BYTES` bytes, 8-byte
+ * aligned). It holds no pointer to anything but the operands' memory and owns nothing: copy it
+ * with `=` or `memcpy` (one copy per thread, each restricted by `mvs_iter_range`), drop it by
+ * forgetting it.
+ */
+typedef struct mvs_iter {
+  /**
+   * Opaque to the caller: `MVS_ITER_BYTES` bytes.
+   */
+  uint64_t state[128];
+} mvs_iter;
+
+/**
+ * An inner loop with NumPy's ufunc signature: `args[k]` is operand k's address of the run's
+ * first element, `dimensions[0]` the run's count, `steps[k]` operand k's byte stride, `data`
+ * the caller's pointer.
+ */
+typedef void (*mvs_loop_fn)(char **args,
+                            const ptrdiff_t *dimensions,
+                            const ptrdiff_t *steps,
+                            void *data);
+
+/**
  * Success.
  */
 #define MVS_OK 0
@@ -483,6 +560,12 @@ typedef struct mvs_dl_managed_tensor {
  * A DLPack tensor of a major version other than `MVS_DLPACK_MAJOR_VERSION`.
  */
 #define MVS_ERR_VERSION 19
+
+/**
+ * A written operand of an iteration shares memory with another operand, other than as the
+ * very same view (in place).
+ */
+#define MVS_ERR_OVERLAP 20
 
 #ifdef __cplusplus
 extern "C" {
@@ -1432,6 +1515,110 @@ mvs_status mvs_dlpack_import_legacy(struct mvs_dl_managed_tensor *tensor,
                                     struct mvs_buffer **out_buffer);
 
 /**
+ * Makes an elementwise iteration over `nop` views into `*it`, as NumPy's `nditer` with an
+ * external inner loop: the views broadcast together by NumPy's rules (aligned on their last
+ * axes; an axis of length 1 or a missing one repeats), their axes merged wherever every
+ * operand allows (a contiguous 4-d iteration is one run), then walked in runs along the inner
+ * axis by `mvs_iter_next`.
+ *
+ * - `nop`: 1 to `MVS_ITER_MAX_OPERANDS`.
+ * - `ops`, `ndims`, `itemsizes`: each operand's view (direct), its dimensions (0..=8) and its
+ *   item size (> 0).
+ * - `flags`: each operand's `MVS_ITER_READ`, `MVS_ITER_WRITE` or `MVS_ITER_READWRITE`, with
+ *   `MVS_ITER_REDUCE` for a written operand that may be broadcast (a reduction). A written
+ *   operand without it is never broadcast.
+ * - `order`: `'K'` (the operands' memory order: the axes sorted by stride, negative strides
+ *   walked forwards in memory where every operand has them), `'C'` (the last axis fastest) or
+ *   `'F'` (the first fastest).
+ *
+ * A 0-d iteration is one run of one element; a zero-size one makes no run. The iteration's
+ * indices are `0..mvs_iter_size`, in the order it visits the elements.
+ *
+ * Errors: `MVS_ERR_NULL` (`it`, an array or an operand NULL), `MVS_ERR_VALUE` (`nop` out of
+ * range, unknown flag bits, neither read nor write, `MVS_ITER_REDUCE` without write, an
+ * unknown order), the common ones of each view, `MVS_ERR_ITEMSIZE`, `MVS_ERR_INDIRECT`,
+ * `MVS_ERR_SHAPE` (shapes that do not broadcast together: "operands could not be broadcast
+ * together with shapes (2, 3) (4,)", as NumPy), `MVS_ERR_BROADCAST` (a written operand
+ * broadcast without `MVS_ITER_REDUCE`), `MVS_ERR_OVERLAP` (a written operand whose bytes meet
+ * another operand's, unless both are the very same view: in place is fine). On error `*it` is
+ * not written. Does not allocate.
+ *
+ * # Safety
+ * `it` points to writable `mvs_iter` storage; `ops`, `ndims`, `itemsizes` and `flags` to
+ * `nop` readable elements each, every `ops[k]` to a readable `mvs_slice`.
+ */
+mvs_status mvs_iter_init(struct mvs_iter *it,
+                         int nop,
+                         const struct mvs_slice *const *ops,
+                         const int *ndims,
+                         const ptrdiff_t *itemsizes,
+                         const uint32_t *flags,
+                         int order);
+
+/**
+ * The number of elements the iteration at `it` visits in all (its iteration indices are
+ * `0..*size`), into `*size`.
+ *
+ * Errors: `MVS_ERR_NULL`.
+ *
+ * # Safety
+ * `it` points to an iterator made by `mvs_iter_init`; `size` is writable.
+ */
+mvs_status mvs_iter_size(const struct mvs_iter *it,
+                         ptrdiff_t *size);
+
+/**
+ * Restricts the iteration at `it` to its iteration indices `start..end` and goes to `start`,
+ * as `NpyIter_ResetToIterIndexRange`: threads that each take a copy of one iterator and a
+ * range of their own visit every element once between them.
+ *
+ * Errors: `MVS_ERR_NULL`, `MVS_ERR_VALUE` (not `0 <= start <= end <= size`); the iterator is
+ * unchanged then.
+ *
+ * # Safety
+ * `it` points to an iterator made by `mvs_iter_init`, writable.
+ */
+mvs_status mvs_iter_range(struct mvs_iter *it,
+                          ptrdiff_t start,
+                          ptrdiff_t end);
+
+/**
+ * The next run of the iteration at `it`: writes each operand's address of the run's first
+ * element into `ptrs[k]`, the number of elements into `*count` and each operand's byte stride
+ * along the run into `strides[k]` (the same for every run), and returns 1; returns 0, writing
+ * nothing, when the iteration (or its range) is done. A NULL argument returns 0.
+ *
+ * # Safety
+ * `it` points to a writable iterator made by `mvs_iter_init`; `ptrs` and `strides` to as many
+ * writable elements as the iteration has operands, `count` to a writable `ptrdiff_t`.
+ */
+int mvs_iter_next(struct mvs_iter *it,
+                  char **ptrs,
+                  ptrdiff_t *count,
+                  ptrdiff_t *strides);
+
+/**
+ * Runs `loop` over the iteration that `mvs_iter_init` would make of the same arguments: once
+ * per run, with the operands' addresses, the run's count and the strides (NumPy's ufunc inner
+ * loop signature, so a loop written for a ufunc runs unchanged over views).
+ *
+ * Errors: those of `mvs_iter_init`, and `MVS_ERR_NULL` for a NULL `loop`; on error `loop` is
+ * never called.
+ *
+ * # Safety
+ * As `mvs_iter_init`'s arguments; `loop` may read and write the operands' elements it is
+ * given, as their flags say.
+ */
+mvs_status mvs_apply(int nop,
+                     const struct mvs_slice *const *ops,
+                     const int *ndims,
+                     const ptrdiff_t *itemsizes,
+                     const uint32_t *flags,
+                     int order,
+                     mvs_loop_fn loop,
+                     void *data);
+
+/**
  * Creates a pool of arrays of `shape` items of `itemsize` bytes, contiguous in `order`, with
  * room for `capacity` arrays allocated up front (one slab). Acquiring more than `capacity`
  * at once grows the pool by allocating.
@@ -1705,6 +1892,7 @@ const char *mvs_last_error(void);
 #define MVS_STATIC_ASSERT _Static_assert
 #endif
 MVS_STATIC_ASSERT(sizeof(mvs_slice) == 2 * sizeof(void *) + 24 * sizeof(ptrdiff_t), "mvs_slice size");
+MVS_STATIC_ASSERT(sizeof(mvs_iter) == MVS_ITER_BYTES, "mvs_iter size");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, data) == sizeof(void *), "mvs_slice.data offset");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, shape) == 2 * sizeof(void *), "mvs_slice.shape offset");
 MVS_STATIC_ASSERT(offsetof(mvs_slice, strides) == 2 * sizeof(void *) + 8 * sizeof(ptrdiff_t), "mvs_slice.strides offset");

@@ -243,6 +243,27 @@ cdef extern from "memviewslice.h" nogil:
     mvs_status mvs_dlpack_import(mvs_dl_managed_tensor_versioned *tensor, mvs_slice *out_view, int *out_ndim, Py_ssize_t *out_itemsize, mvs_buffer **out_buffer)
     mvs_status mvs_dlpack_import_legacy(mvs_dl_managed_tensor *tensor, mvs_slice *out_view, int *out_ndim, Py_ssize_t *out_itemsize, mvs_buffer **out_buffer)
 
+    # Elementwise iteration over 1 to 8 views at once (NumPy's nditer with an external inner
+    # loop): an mvs_iter on the stack, mvs_iter_init, then mvs_iter_next until it returns 0;
+    # mvs_iter_range restricts a copy to a range of iteration indices (one per thread);
+    # mvs_apply runs a ufunc-style inner loop over the whole iteration.
+    enum:
+        MVS_ERR_OVERLAP
+        MVS_ITER_MAX_OPERANDS
+        MVS_ITER_READ
+        MVS_ITER_WRITE
+        MVS_ITER_READWRITE
+        MVS_ITER_REDUCE
+        MVS_ITER_BYTES
+    ctypedef struct mvs_iter:
+        pass
+    ctypedef void (*mvs_loop_fn)(char **args, const Py_ssize_t *dimensions, const Py_ssize_t *steps, void *data) noexcept nogil
+    mvs_status mvs_iter_init(mvs_iter *it, int nop, const mvs_slice *const *ops, const int *ndims, const Py_ssize_t *itemsizes, const uint32_t *flags, int order)
+    mvs_status mvs_iter_size(const mvs_iter *it, Py_ssize_t *size)
+    mvs_status mvs_iter_range(mvs_iter *it, Py_ssize_t start, Py_ssize_t end)
+    int mvs_iter_next(mvs_iter *it, char **ptrs, Py_ssize_t *count, Py_ssize_t *strides)
+    mvs_status mvs_apply(int nop, const mvs_slice *const *ops, const int *ndims, const Py_ssize_t *itemsizes, const uint32_t *flags, int order, mvs_loop_fn loop, void *data)
+
 cdef extern from "mvs_pyx.h" nogil:
     # Cython's own struct behind every typed memoryview: the output of a library call that is
     # read back as a typed memoryview.

@@ -4,7 +4,7 @@ use core::cell::RefCell;
 use core::ffi::{c_char, c_int, CStr};
 use core::fmt::{self, Write};
 
-use crate::{copy, dlpack, memory};
+use crate::{copy, dlpack, iter, memory};
 use crate::view::{Error, Kind};
 
 /// The result of every fallible function: `MVS_OK` (0) or one of the `MVS_ERR_*` codes.
@@ -63,6 +63,9 @@ pub const MVS_ERR_DEVICE: mvs_status = 17;
 pub const MVS_ERR_DTYPE: mvs_status = 18;
 /// A DLPack tensor of a major version other than `MVS_DLPACK_MAJOR_VERSION`.
 pub const MVS_ERR_VERSION: mvs_status = 19;
+/// A written operand of an iteration shares memory with another operand, other than as the
+/// very same view (in place).
+pub const MVS_ERR_OVERLAP: mvs_status = 20;
 
 /// Why an exported function failed: a view error, or one only the C layer can see.
 #[derive(Debug)]
@@ -73,6 +76,9 @@ pub(crate) enum Failure {
     Copy(copy::Error),
     /// A DLPack refusal (never `dlpack::Error::View`, which maps to `View`).
     DLPack(dlpack::Error),
+    /// A refusal whose message is recorded already (an iteration's: `iter_failure`), with its
+    /// status.
+    Recorded(mvs_status),
     Null(&'static str),
     /// A panic (a bug), with its message.
     Panic(String),
@@ -127,6 +133,7 @@ impl Failure {
                 dlpack::Kind::Overflow => MVS_ERR_OVERFLOW,
                 dlpack::Kind::Value => MVS_ERR_VALUE,
             },
+            Failure::Recorded(status) => *status,
             Failure::Own(e) => match e.kind() {
                 memory::Kind::Shape => MVS_ERR_SHAPE,
                 memory::Kind::Value => MVS_ERR_VALUE,
@@ -160,6 +167,7 @@ impl fmt::Display for Failure {
             Failure::Own(e) => e.fmt(f),
             Failure::Copy(e) => e.fmt(f),
             Failure::DLPack(e) => e.fmt(f),
+            Failure::Recorded(status) => write!(f, "status {status}"),
             Failure::Null(name) => write!(f, "argument `{name}` is NULL"),
             Failure::Panic(message) => {
                 write!(f, "internal error: the library panicked: {message} (please report this)")
@@ -208,14 +216,44 @@ impl Write for Truncating<'_> {
 #[cold]
 #[inline(never)]
 pub(crate) fn record(failure: &Failure) -> mvs_status {
+    match failure {
+        Failure::Recorded(status) => *status,
+        _ => record_message(failure.status(), failure),
+    }
+}
+
+/// Records `message` as this thread's last error and returns `status`.
+#[cold]
+#[inline(never)]
+pub(crate) fn record_message(status: mvs_status, message: &dyn fmt::Display) -> mvs_status {
     LAST_ERROR.with(|cell| {
         let mut buf = cell.borrow_mut();
         let mut w = Truncating { buf: &mut buf, len: 0 };
-        let _ = write!(w, "{failure}");
+        let _ = write!(w, "{message}");
         let end = w.len;
         buf[end] = 0;
     });
-    failure.status()
+    status
+}
+
+/// Records an iteration's refusal (whose error is too large to travel as a `Failure`): the
+/// `Failure` that says it is recorded.
+#[cold]
+#[inline(never)]
+pub(crate) fn iter_failure(e: &iter::Error) -> Failure {
+    let status = match e.kind() {
+        iter::Kind::View(_) => {
+            if let iter::Error::View(v) = e {
+                return Failure::View(*v);
+            }
+            MVS_ERR_INTERNAL
+        }
+        iter::Kind::Shape => MVS_ERR_SHAPE,
+        iter::Kind::Broadcast => MVS_ERR_BROADCAST,
+        iter::Kind::Overlap => MVS_ERR_OVERLAP,
+        iter::Kind::Value => MVS_ERR_VALUE,
+    };
+    Failure::Recorded(record_message(status, e))
 }
 
 /// A static, NUL-terminated description of `status`; unknown codes get "unknown status code".
