@@ -218,7 +218,7 @@ static const struct {
     {op_buffer_new, 2},    {op_buffer_ref, 2},      {op_buffer_attach, 1},  {op_buffer_query, 1},  {op_buffer_view, 2},
     {op_buffer_of, 1},     {op_pool_create, 1},     {op_pool_acquire, 2},   {op_pool_release, 2},  {op_pool_counts, 1},
     {op_pool_destroy, 1},  {op_status, 1},          {op_dlpack_import, 3}, {op_view_as, 2},
-    {op_inline, 4}};
+    {op_inline, 4},        {op_iter, 3}};
 #define NOPS (sizeof OPS / sizeof OPS[0])
 static unsigned char g_optab[256];
 static unsigned g_nopt;

@@ -27,7 +27,8 @@ const char *stname(int s) {
       "MVS_ERR_ITEMSIZE", "MVS_ERR_SHAPE",    "MVS_ERR_INDEX",     "MVS_ERR_STEP",
       "MVS_ERR_OVERFLOW", "MVS_ERR_NEEDS_COPY", "MVS_ERR_INDIRECT", "MVS_ERR_BOUNDS",
       "MVS_ERR_BROADCAST", "MVS_ERR_NOT_CONTIGUOUS", "MVS_ERR_VALUE", "MVS_ERR_INTERNAL",
-      "MVS_ERR_ALLOC",    "MVS_ERR_DEVICE",   "MVS_ERR_DTYPE",     "MVS_ERR_VERSION"};
+      "MVS_ERR_ALLOC",    "MVS_ERR_DEVICE",   "MVS_ERR_DTYPE",     "MVS_ERR_VERSION",
+      "MVS_ERR_OVERLAP"};
   return s >= 0 && s <= LAST_STATUS ? names[s] : "(not a status code)";
 }
 

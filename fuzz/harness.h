@@ -46,8 +46,9 @@ __extension__ typedef __int128 i128;
 #define M_DEVICE B(MVS_ERR_DEVICE)
 #define M_DTYPE B(MVS_ERR_DTYPE)
 #define M_VERSION B(MVS_ERR_VERSION)
+#define M_OVERLAP B(MVS_ERR_OVERLAP)
 /* The last status code. */
-#define LAST_STATUS MVS_ERR_VERSION
+#define LAST_STATUS MVS_ERR_OVERLAP
 #define MAXD MVS_MAX_DIMS
 
 /* ---- the current call (harness.c) --------------------------------------------------------- */
@@ -308,6 +309,10 @@ void op_pool_destroy(void);
 /* ---- fuzz_dlpack.c --------------------------------------------------------------------------- */
 
 void op_dlpack_import(void);
+
+/* ---- fuzz_iter.c ----------------------------------------------------------------------------- */
+
+void op_iter(void);
 
 /* ---- fuzz_inline.c ---------------------------------------------------------------------- */
 /* The inline paths of mvs_inline.h beside the library's call an op just made (d: its source

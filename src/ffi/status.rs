@@ -281,6 +281,7 @@ pub extern "C" fn mvs_status_str(status: mvs_status) -> *const c_char {
         MVS_ERR_DEVICE => c"DLPack device is not the CPU",
         MVS_ERR_DTYPE => c"DLPack item type not supported",
         MVS_ERR_VERSION => c"DLPack major version not supported",
+        MVS_ERR_OVERLAP => c"a written operand overlaps another",
         _ => c"unknown status code",
     };
     s.as_ptr()
