@@ -234,6 +234,9 @@ impl Addr for RawPtr {
     fn byte_offset(self, bytes: isize) -> Self {
         RawPtr(self.0.wrapping_offset(bytes))
     }
+    fn position(self) -> usize {
+        self.0 as usize
+    }
 }
 
 /// Follows an indirect dimension: reads the pointer stored at `p`.

@@ -14,6 +14,8 @@ mod diagonal;
 mod error;
 mod index;
 mod lanes;
+#[cfg_attr(not(test), expect(dead_code, reason = "for the multi-operand iterator, not written yet"))]
+mod overlap;
 mod parts;
 mod query;
 mod reshape;
@@ -25,6 +27,8 @@ pub use axes::Axis;
 pub use construct::quick_subview;
 pub use error::{Error, Kind, Result};
 pub use index::Item;
+#[cfg_attr(not(test), expect(unused_imports, reason = "for the multi-operand iterator, not written yet"))]
+pub use overlap::{shares_memory, Overlap, SHARES_MEMORY_MAX_WORK};
 pub use parts::{Parts, WithAxis, MVS_USUAL_EXTENT_LIMIT, MVS_USUAL_STRIDE_LIMIT};
 
 /// Most dimensions a view can have (as in Cython).
@@ -72,11 +76,16 @@ impl Order {
 pub trait Addr: Copy {
     /// This address moved by `bytes` (which may be negative).
     fn byte_offset(self, bytes: isize) -> Self;
+    /// This address as a number, to compare the places of views (never made an address again).
+    fn position(self) -> usize;
 }
 
 impl Addr for usize {
     fn byte_offset(self, bytes: isize) -> Self {
         self.wrapping_add_signed(bytes)
+    }
+    fn position(self) -> usize {
+        self
     }
 }
 

@@ -26,6 +26,7 @@ mod errors;
 mod garbage;
 mod indexing;
 mod indirect;
+mod overlap;
 mod parts;
 mod queries;
 mod reshape;
