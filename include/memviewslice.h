@@ -52,27 +52,6 @@ struct mvs_dl_managed_tensor_versioned;
 
 
 /**
- * Most operands of one iteration.
- */
-#define MAX_OPERANDS 8
-
-/**
- * The operand is read.
- */
-#define READ 1
-
-/**
- * The operand is written.
- */
-#define WRITE 2
-
-/**
- * A written operand may be broadcast: several iterations reach each of its items (a
- * reduction, as NumPy's `REDUCE_OK`).
- */
-#define REDUCE 4
-
-/**
  * Most dimensions an `mvs_slice` can describe (as in Cython).
  */
 #define MVS_MAX_DIMS 8

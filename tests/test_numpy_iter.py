@@ -235,3 +235,7 @@ def test_refusals_match_numpy(lib):
     assert status(lib, [base[:-1], base[1:]], [READ, WRITE]) == no.ERR_OVERLAP
     assert status(lib, [base, base], [READ, WRITE]) == 0  # in place
     assert status(lib, [base[:5], base[5:]], [READ, WRITE]) == 0  # disjoint
+    assert status(lib, [base[1::2], base[::2]], [READ, WRITE]) == 0  # interleaved: no element shared
+    assert not np.shares_memory(base[1::2], base[::2])
+    assert status(lib, [base[::-2], base[1::2]], [READ, WRITE]) == no.ERR_OVERLAP
+    assert np.shares_memory(base[::-2], base[1::2])

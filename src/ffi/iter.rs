@@ -99,7 +99,7 @@ unsafe fn build(
     }
     let operands: [Operand<RawPtr>; iter::MAX_OPERANDS] =
         operands.map(|o| o.unwrap_or(Operand { view: crate::view::View::empty(RawPtr(core::ptr::null_mut())), itemsize: 1, flags: 0 }));
-    Iter::new(&operands[..n], order, |p| p.0 as usize).map_err(|e| iter_failure(&e))
+    Iter::new(&operands[..n], order).map_err(|e| iter_failure(&e))
 }
 
 /// Makes an elementwise iteration over `nop` views into `*it`, as NumPy's `nditer` with an

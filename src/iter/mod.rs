@@ -14,7 +14,7 @@ mod tests;
 
 use core::fmt;
 
-use crate::view::{self, Addr, View, MAX_DIMS};
+use crate::view::{self, Addr, Overlap, View, MAX_DIMS};
 
 /// Most operands of one iteration.
 pub const MAX_OPERANDS: usize = 8;
@@ -86,9 +86,8 @@ pub struct Run<P> {
 }
 
 impl<P: Addr> Iter<P> {
-    /// The iteration over `ops`, visiting elements in `order`. `position` gives an address as
-    /// a number, to tell whether operands overlap.
-    pub fn new(ops: &[Operand<P>], order: Order, position: impl Fn(P) -> usize) -> Result<Self> {
+    /// The iteration over `ops`, visiting elements in `order`.
+    pub fn new(ops: &[Operand<P>], order: Order) -> Result<Self> {
         let nop = ops.len();
         if nop == 0 || nop > MAX_OPERANDS {
             return Err(Error::Operands { count: nop });
@@ -126,7 +125,7 @@ impl<P: Addr> Iter<P> {
             }
         }
         it.shape[..ndim].copy_from_slice(&shape[..ndim]);
-        check_overlap(ops, &it, &position)?;
+        check_overlap(ops, &it)?;
         it.size = shape[..ndim].iter().try_fold(1isize, |a, &n| a.checked_mul(n)).ok_or(view::Error::Overflow)?;
         it.arrange(order);
         it.coalesce();
@@ -338,39 +337,23 @@ fn broadcast_shape<P: Addr>(ops: &[Operand<P>]) -> Result<[isize; MAX_DIMS]> {
 }
 
 /// Refuses a written operand that shares memory with another operand, unless both walk the
-/// same elements in the same way (in place).
-fn check_overlap<P: Addr>(ops: &[Operand<P>], it: &Iter<P>, position: &impl Fn(P) -> usize) -> Result<()> {
+/// same elements in the same way (in place). Exact (`view::shares_memory`: interleaved views that
+/// share no element pass); a search past its work bound counts as sharing.
+fn check_overlap<P: Addr>(ops: &[Operand<P>], it: &Iter<P>) -> Result<()> {
+    if it.shape[..it.ndim].contains(&0) {
+        return Ok(());
+    }
     for (w, ow) in ops.iter().enumerate().filter(|(_, op)| op.flags & WRITE != 0) {
-        for (o, other) in ops.iter().enumerate() {
-            if o == w || it.size_is_zero() {
-                continue;
-            }
-            let same = position(ow.view.data()) == position(other.view.data())
+        for (o, other) in ops.iter().enumerate().filter(|&(o, _)| o != w) {
+            let same = ow.view.data().position() == other.view.data().position()
                 && ow.itemsize == other.itemsize
                 && (0..it.ndim).all(|axis| it.strides[axis][w] == it.strides[axis][o]);
-            if !same && shares_memory(ow, other, position)? {
+            if !same && view::shares_memory(&ow.view, ow.itemsize, &other.view, other.itemsize, None)? != Overlap::No {
                 return Err(Error::Overlap { written: w, other: o });
             }
         }
     }
     Ok(())
-}
-
-impl<P: Addr> Iter<P> {
-    fn size_is_zero(&self) -> bool {
-        self.shape[..self.ndim].contains(&0)
-    }
-}
-
-/// Whether two operands may share a byte (their byte ranges intersect).
-fn shares_memory<P: Addr>(a: &Operand<P>, b: &Operand<P>, position: &impl Fn(P) -> usize) -> Result<bool> {
-    let (alo, ahi) = a.view.extent(a.itemsize)?;
-    let (blo, bhi) = b.view.extent(b.itemsize)?;
-    if alo == ahi || blo == bhi {
-        return Ok(false);
-    }
-    let (pa, pb) = (position(a.view.data()) as i128, position(b.view.data()) as i128);
-    Ok(pa + (alo as i128) < pb + (bhi as i128) && pb + (blo as i128) < pa + (ahi as i128))
 }
 
 /// A shape, for messages.

@@ -14,7 +14,6 @@ mod diagonal;
 mod error;
 mod index;
 mod lanes;
-#[cfg_attr(not(test), expect(dead_code, reason = "for the multi-operand iterator, not written yet"))]
 mod overlap;
 mod parts;
 mod query;
@@ -27,8 +26,7 @@ pub use axes::Axis;
 pub use construct::quick_subview;
 pub use error::{Error, Kind, Result};
 pub use index::Item;
-#[cfg_attr(not(test), expect(unused_imports, reason = "for the multi-operand iterator, not written yet"))]
-pub use overlap::{shares_memory, Overlap, SHARES_MEMORY_MAX_WORK};
+pub use overlap::{shares_memory, Overlap};
 pub use parts::{Parts, WithAxis, MVS_USUAL_EXTENT_LIMIT, MVS_USUAL_STRIDE_LIMIT};
 
 /// Most dimensions a view can have (as in Cython).

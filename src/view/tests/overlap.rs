@@ -3,6 +3,7 @@
 
 use super::*;
 use Overlap::{No, TooHard, Yes};
+use crate::view::overlap::SHARES_MEMORY_MAX_WORK;
 
 /// A direct view at `BASE + offset` (a negative offset counts back from `BASE`).
 fn sv(offset: isize, itemsize: isize, shape: &[isize], strides: &[isize]) -> V {
