@@ -126,9 +126,11 @@ unsafe fn build(
 /// unknown order), the common ones of each view, `MVS_ERR_ITEMSIZE`, `MVS_ERR_INDIRECT`,
 /// `MVS_ERR_SHAPE` (shapes that do not broadcast together: "operands could not be broadcast
 /// together with shapes (2, 3) (4,)", as NumPy), `MVS_ERR_BROADCAST` (a written operand
-/// broadcast without `MVS_ITER_REDUCE`), `MVS_ERR_OVERLAP` (a written operand whose bytes meet
-/// another operand's, unless both are the very same view: in place is fine). On error `*it` is
-/// not written. Does not allocate.
+/// broadcast without `MVS_ITER_REDUCE`), `MVS_ERR_OVERLAP` (a written operand that shares a
+/// byte of an item with another operand, decided exactly as `np.shares_memory`, unless both are
+/// the very same view: in place is fine, and so are interleaved views such as `a[::2]` and
+/// `a[1::2]`; layouts too intricate to decide within a bounded search count as sharing). On
+/// error `*it` is not written. Does not allocate.
 ///
 /// # Safety
 /// `it` points to writable `mvs_iter` storage; `ops`, `ndims`, `itemsizes` and `flags` to
