@@ -12,6 +12,11 @@
 #include <stdint.h>
 #include "memviewslice.h"
 
+/* `p` moved by `bytes`, wrapping as the library's offsets do: a view's data address plus an
+   offset the view allows. Computed on integers, so that a hostile view (a data address and
+   strides that no allocation could have) is not undefined behaviour in C. */
+#define MVS_INLINE_OFFSET_(p, bytes) ((char *)((uintptr_t)(p) + (uintptr_t)(bytes)))
+
 /* mvs_view_contiguous(data, itemsize, ndim, shape, order, out). Inline when `itemsize` > 0,
    `ndim` in 0..=8, `order` 'C' or 'F', every extent >= 0 and the strides fit in ptrdiff_t (the
    product of the extents, zeros counted as 1, times `itemsize`); `out` is written only then, or
@@ -81,7 +86,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
             mvs_stride_ = (src).strides[mvs_ax_];                                                                \
             MVS_INLINE_SLICE_BOUNDS_((src).shape[mvs_ax_], (start), (stop), mvs_st_, mvs_first_, mvs_count_);  \
             (dst).memview = (src).memview;                                                                       \
-            (dst).data = mvs_count_ > 0 ? (src).data + mvs_first_ * mvs_stride_ : (src).data;                    \
+            (dst).data = mvs_count_ > 0 ? MVS_INLINE_OFFSET_((src).data, mvs_first_ * mvs_stride_) : (src).data; \
             MVS_INLINE_EACH_AXIS_(MVS_INLINE_SLICE_AXIS_K_, dst, src)                                            \
         }                                                                                                        \
     } while (0)
@@ -134,7 +139,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
         }                                                                                                        \
         if (ok) {                                                                                                \
             (dst).memview = (src).memview;                                                                       \
-            (dst).data = (src).data + mvs_i_ * (src).strides[mvs_ax_];                                           \
+            (dst).data = MVS_INLINE_OFFSET_((src).data, mvs_i_ * (src).strides[mvs_ax_]);                        \
             MVS_INLINE_EACH_AXIS_(MVS_INLINE_INDEX_AXIS_K_, dst, src)                                            \
         }                                                                                                        \
     } while (0)
@@ -161,7 +166,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
         }                                                                                                        \
         if (ok) {                                                                                                \
             (dst).memview = (src).memview;                                                                       \
-            (dst).data = (src).data + mvs_moved_;                                                                \
+            (dst).data = MVS_INLINE_OFFSET_((src).data, mvs_moved_);                                             \
             MVS_INLINE_EACH_AXIS_(MVS_INLINE_INDEX_OUT_K_, dst, mvs_o_)                                          \
             (out_ndim) = mvs_o_;                                                                                 \
         }                                                                                                        \
@@ -246,7 +251,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
         }                                                                                                        \
         if (ok) {                                                                                                \
             (dst).memview = (src).memview;                                                                       \
-            (dst).data = (src).data + mvs_off_ * mvs_isz_;                                                       \
+            (dst).data = MVS_INLINE_OFFSET_((src).data, mvs_off_ * mvs_isz_);                                    \
             MVS_INLINE_EACH_AXIS_(MVS_INLINE_SUBVIEW_OUT_K_, dst, mvs_ext_)                                      \
         }                                                                                                        \
     } while (0)

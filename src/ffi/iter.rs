@@ -7,6 +7,7 @@ use core::mem::{align_of, size_of};
 use super::{array_arg, iter_failure, out_arg, parts_arg, run, write_out, Failure, RawPtr};
 use super::{mvs_slice, mvs_status, MVS_OK};
 use crate::iter::{self, Iter, Operand, Order};
+use crate::view::View;
 
 /// The most operands of one iteration.
 pub const MVS_ITER_MAX_OPERANDS: c_int = 8;
@@ -88,17 +89,17 @@ unsafe fn build(
          array_arg(flags, n, "flags")?)
     };
     let order = Order::from_char(order).map_err(|e| iter_failure(&e))?;
-    let mut operands = [None; iter::MAX_OPERANDS];
+    // (the entries past `nop` are placeholders that Iter::new never sees)
+    let unused = Operand { view: View::empty(RawPtr(core::ptr::null_mut())), itemsize: 1, flags: 0 };
+    let mut operands = [unused; iter::MAX_OPERANDS];
     for k in 0..n {
         if ptrs[k].is_null() {
             return Err(Failure::Null("ops[k]"));
         }
         // SAFETY: per this function's contract, ops[k] points to a readable mvs_slice.
         let view = unsafe { parts_arg(ptrs[k], ndims[k])? }.0.view();
-        operands[k] = Some(Operand { view, itemsize: itemsizes[k], flags: flags[k] });
+        operands[k] = Operand { view, itemsize: itemsizes[k], flags: flags[k] };
     }
-    let operands: [Operand<RawPtr>; iter::MAX_OPERANDS] =
-        operands.map(|o| o.unwrap_or(Operand { view: crate::view::View::empty(RawPtr(core::ptr::null_mut())), itemsize: 1, flags: 0 }));
     Iter::new(&operands[..n], order).map_err(|e| iter_failure(&e))
 }
 
