@@ -78,7 +78,7 @@ pub struct Iter<P> {
     ptrs: [P; MAX_OPERANDS],
 }
 
-/// One run of the inner axis: `count` elements from `ptrs`, `strides` apart per operand.
+/// One run of the inner axis: `count` elements from `ptrs`, the iteration's `inner_strides` apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run<P> {
     pub ptrs: [P; MAX_OPERANDS],
