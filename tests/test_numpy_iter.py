@@ -103,6 +103,11 @@ def nditer_visits(arrays, order):
     return out
 
 
+def filled(dims):
+    """A C-contiguous float64 array of `dims` holding 0, 1, 2, ..."""
+    return np.arange(float(np.prod(dims))).reshape(dims)
+
+
 def operand(r, shape):
     """A random float64 array that broadcasts to `shape`: some leading axes missing, some axes
     of length 1, strides from slicing, flipping, transposing or a zero stride."""
@@ -110,23 +115,23 @@ def operand(r, shape):
     dims = [n if r.random() < 0.8 else 1 for n in shape[skip:]]
     kind = r.choice(["C", "F", "sliced", "flipped", "transposed", "zero"])
     if kind == "F":
-        return np.asfortranarray(np.arange(float(np.prod(dims))).reshape(dims))
+        return np.asfortranarray(filled(dims))
     if kind == "sliced":
         steps = [r.choice([1, 2, 3]) for _ in dims]
-        base = np.arange(float(np.prod([n * s for n, s in zip(dims, steps)]))).reshape([n * s for n, s in zip(dims, steps)])
+        base = filled([n * s for n, s in zip(dims, steps)])
         return base[tuple(slice(None, None, s) for s in steps) + (Ellipsis,)]  # (a 0-d view, not a scalar)
     if kind == "flipped":
-        return np.arange(float(np.prod(dims))).reshape(dims)[tuple(slice(None, None, r.choice([1, -1])) for _ in dims) + (Ellipsis,)]
+        return filled(dims)[tuple(slice(None, None, r.choice([1, -1])) for _ in dims) + (Ellipsis,)]
     if kind == "transposed" and len(dims) > 1:
         perm = list(range(len(dims)))
         r.shuffle(perm)
-        base = np.arange(float(np.prod(dims))).reshape([dims[p] for p in perm])
+        base = filled([dims[p] for p in perm])
         return base.transpose(np.argsort(perm))
     if kind == "zero" and dims:
-        base = np.arange(float(np.prod(dims))).reshape(dims)
+        base = filled(dims)
         axis = r.randrange(len(dims))
         return np.lib.stride_tricks.as_strided(base, dims, [0 if i == axis else s for i, s in enumerate(base.strides)])
-    return np.arange(float(np.prod(dims))).reshape(dims)
+    return filled(dims)
 
 
 def random_case(r):

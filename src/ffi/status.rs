@@ -242,12 +242,10 @@ pub(crate) fn record_message(status: mvs_status, message: &dyn fmt::Display) -> 
 #[inline(never)]
 pub(crate) fn iter_failure(e: &iter::Error) -> Failure {
     let status = match e.kind() {
-        iter::Kind::View(_) => {
-            if let iter::Error::View(v) = e {
-                return Failure::View(*v);
-            }
-            MVS_ERR_INTERNAL
-        }
+        iter::Kind::View(_) => match *e {
+            iter::Error::View(v) => return Failure::View(v), // small: it travels as the views' do
+            _ => unreachable!("only iter::Error::View is of Kind::View"),
+        },
         iter::Kind::Shape => MVS_ERR_SHAPE,
         iter::Kind::Broadcast => MVS_ERR_BROADCAST,
         iter::Kind::Overlap => MVS_ERR_OVERLAP,

@@ -96,8 +96,7 @@ impl<P: Addr> Iter<P> {
             check_flags(k, op.flags)?;
             op.view.extent(op.itemsize)?; // direct, a valid item size, no overflow
         }
-        let shape = broadcast_shape(ops)?;
-        let ndim = ops.iter().map(|op| op.view.ndim()).max().unwrap_or(0);
+        let (shape, ndim) = broadcast_shape(ops)?;
         let mut it = Iter {
             nop,
             ndim,
@@ -311,8 +310,9 @@ fn check_flags(operand: usize, flags: u32) -> Result<()> {
     Ok(())
 }
 
-/// The operands' shapes broadcast together (NumPy's rules), aligned on the last axis.
-fn broadcast_shape<P: Addr>(ops: &[Operand<P>]) -> Result<[isize; MAX_DIMS]> {
+/// The operands' shapes broadcast together (NumPy's rules), aligned on the last axis, and its
+/// number of dimensions.
+fn broadcast_shape<P: Addr>(ops: &[Operand<P>]) -> Result<([isize; MAX_DIMS], usize)> {
     let ndim = ops.iter().map(|op| op.view.ndim()).max().unwrap_or(0);
     let mut shape = [1isize; MAX_DIMS];
     for op in ops {
@@ -333,7 +333,7 @@ fn broadcast_shape<P: Addr>(ops: &[Operand<P>]) -> Result<[isize; MAX_DIMS]> {
             }
         }
     }
-    Ok(shape)
+    Ok((shape, ndim))
 }
 
 /// Refuses a written operand that shares memory with another operand, unless both walk the
