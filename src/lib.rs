@@ -9,7 +9,7 @@
 
 pub(crate) mod copy;
 pub(crate) mod dlpack;
-pub(crate) mod iter;
 pub mod ffi;
+pub(crate) mod iter;
 pub(crate) mod memory;
 pub(crate) mod view;

@@ -55,6 +55,19 @@ pub trait Memory<P: Addr> {
 /// transposed copy measured faster with tiles of 16 items than of 32 or 64).
 const TILE: isize = 16;
 
+/// The axis along which a view of `strides` (innermost last) steps most finely, when it steps
+/// across cache lines along the innermost axis and more finely along that one (a transposed
+/// view): the axis to walk in tiles with the innermost. Axes of stride 0 do not count.
+pub(crate) fn transposed_axis(strides: &[isize]) -> Option<usize> {
+    let (&inner, outer) = strides.split_last()?;
+    let inner = inner.unsigned_abs();
+    if inner < 64 {
+        return None;
+    }
+    let j = (0..outer.len()).filter(|&a| outer[a] != 0).min_by_key(|&a| outer[a].unsigned_abs())?;
+    (outer[j].unsigned_abs() < inner).then_some(j)
+}
+
 /// Most bytes of an item that a fill of an odd item size reads into a local copy first.
 const LOCAL_ITEM: usize = 256;
 
@@ -67,9 +80,14 @@ const SHORT_RUN: isize = 64;
 pub enum Error {
     View(view::Error),
     /// A destination axis of stride 0 and extent > 1: its items alias each other.
-    AliasedDestination { axis: usize, len: isize },
+    AliasedDestination {
+        axis: usize,
+        len: isize,
+    },
     /// No memory for a temporary of `nbytes` bytes.
-    Alloc { nbytes: usize },
+    Alloc {
+        nbytes: usize,
+    },
 }
 
 impl From<view::Error> for Error {
@@ -175,7 +193,13 @@ pub struct Stored<'a, P> {
 /// index order, with no plan. False, with nothing written, for any other input: [`copy`]
 /// then checks and copies it.
 #[inline(always)]
-pub fn copy_small<P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: Stored<'_, P>, n: usize, itemsize: isize) -> bool {
+pub fn copy_small<P: Addr, M: Memory<P>>(
+    mem: &mut M,
+    src: Stored<'_, P>,
+    dst: Stored<'_, P>,
+    n: usize,
+    itemsize: isize,
+) -> bool {
     if !matches!(itemsize, 1 | 2 | 4 | 8 | 16) {
         return false;
     }
@@ -191,7 +215,12 @@ pub fn copy_small<P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: S
 
 /// [`copy_small`] for `D` dimensions, its loops unrolled.
 #[inline(always)]
-fn small<const D: usize, P: Addr, M: Memory<P>>(mem: &mut M, src: Stored<'_, P>, dst: Stored<'_, P>, itemsize: isize) -> bool {
+fn small<const D: usize, P: Addr, M: Memory<P>>(
+    mem: &mut M,
+    src: Stored<'_, P>,
+    dst: Stored<'_, P>,
+    itemsize: isize,
+) -> bool {
     let (mut len, mut s_step, mut d_step) = ([1isize; 4], [0isize; 4], [0isize; 4]);
     let (mut count, mut s_lo, mut s_hi, mut d_lo, mut d_hi) = (1isize, 0isize, 0isize, 0isize, 0isize);
     // Bits outside the usual ranges (view::MVS_USUAL_EXTENT_LIMIT): extents as unsigned numbers
@@ -462,24 +491,15 @@ impl<P: Addr> Plan<P> {
     /// then the two innermost axes are copied in tiles.
     fn tiled(&self) -> Option<Self> {
         let n = self.axes.n;
-        if n < 2 {
-            return None;
-        }
-        let inner = self.axes.src[n - 1].unsigned_abs();
-        if inner < 64 {
-            return None;
-        }
-        let j = (0..n - 1).min_by_key(|&a| self.axes.src[a].unsigned_abs())?;
-        if self.axes.src[j].unsigned_abs() >= inner {
-            return None;
-        }
+        let j = transposed_axis(&self.axes.src[..n])?;
         let mut t = *self;
         for a in j..n - 2 {
             t.axes.len[a] = self.axes.len[a + 1];
             t.axes.dst[a] = self.axes.dst[a + 1];
             t.axes.src[a] = self.axes.src[a + 1];
         }
-        (t.axes.len[n - 2], t.axes.dst[n - 2], t.axes.src[n - 2]) = (self.axes.len[j], self.axes.dst[j], self.axes.src[j]);
+        (t.axes.len[n - 2], t.axes.dst[n - 2], t.axes.src[n - 2]) =
+            (self.axes.len[j], self.axes.dst[j], self.axes.src[j]);
         Some(t)
     }
 

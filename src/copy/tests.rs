@@ -96,7 +96,8 @@ fn model_copy(bytes: &mut [u8], src: &View<usize>, dst: &View<usize>, itemsize: 
     let items: Vec<Vec<u8>> = indices(ds)
         .iter()
         .map(|i| {
-            let si: Vec<isize> = (0..ss.len()).map(|a| if ss[a] == 1 { 0 } else { i[i.len() + a - ss.len()] }).collect();
+            let si: Vec<isize> =
+                (0..ss.len()).map(|a| if ss[a] == 1 { 0 } else { i[i.len() + a - ss.len()] }).collect();
             let at = address(src, &si);
             bytes[at..at + n].to_vec()
         })
@@ -111,7 +112,8 @@ fn model_copy(bytes: &mut [u8], src: &View<usize>, dst: &View<usize>, itemsize: 
 /// to them depend on their order, which the kernels do not promise.
 fn writes_overlap(v: &View<usize>, itemsize: isize) -> bool {
     let n = v.ndim();
-    let shape: Vec<isize> = (0..n).map(|a| if v.strides()[a] == 0 { v.shape()[a].min(1) } else { v.shape()[a] }).collect();
+    let shape: Vec<isize> =
+        (0..n).map(|a| if v.strides()[a] == 0 { v.shape()[a].min(1) } else { v.shape()[a] }).collect();
     View::strided(v.data(), itemsize, &shape, &v.strides()[..n]).unwrap().may_overlap(itemsize).unwrap()
 }
 

@@ -87,13 +87,7 @@ impl mvs_buffer {
 
     /// A new buffer's header: one reference, no attachments.
     fn new(data: *mut c_void, nbytes: isize, readonly: bool, owner: Owner) -> mvs_buffer {
-        mvs_buffer {
-            own: memory::Ownership::new(),
-            data,
-            nbytes,
-            readonly,
-            owner,
-        }
+        mvs_buffer { own: memory::Ownership::new(), data, nbytes, readonly, owner }
     }
 
     /// The value attached under `key`, or NULL.
@@ -435,9 +429,7 @@ pub unsafe extern "C" fn mvs_buffer_attached(
     out: *mut *mut c_void,
 ) -> mvs_status {
     // SAFETY: per this function's contract.
-    unsafe {
-        buffer_query(buffer, out, |b| b.attached(key))
-    }
+    unsafe { buffer_query(buffer, out, |b| b.attached(key)) }
 }
 
 /// The address of the buffer's memory, into `*out` (aligned as requested for a buffer from
@@ -739,7 +731,10 @@ mod tests {
         // SAFETY: valid pointers; the "values" are small integers that `detach` only adds up;
         // the buffer wraps no memory (size 0).
         unsafe {
-            assert_eq!(mvs_buffer_wrap(core::ptr::null_mut(), 0, Some(freed), core::ptr::null_mut(), 0, &mut buf), MVS_OK);
+            assert_eq!(
+                mvs_buffer_wrap(core::ptr::null_mut(), 0, Some(freed), core::ptr::null_mut(), 0, &mut buf),
+                MVS_OK
+            );
             assert_eq!(mvs_buffer_attached(buf, a, &mut got), MVS_OK);
             assert!(got.is_null());
             assert_eq!(mvs_buffer_attach(buf, a, 1 as *mut c_void, Some(detach), &mut got), MVS_OK);

@@ -81,7 +81,12 @@ pub unsafe extern "C" fn mvs_copy(
 /// `dst` points to a readable `mvs_slice` whose every item is writable memory; `item` points to
 /// `itemsize` readable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn mvs_fill(dst: *const mvs_slice, ndim: c_int, itemsize: isize, item: *const c_void) -> mvs_status {
+pub unsafe extern "C" fn mvs_fill(
+    dst: *const mvs_slice,
+    ndim: c_int,
+    itemsize: isize,
+    item: *const c_void,
+) -> mvs_status {
     run(|| {
         // SAFETY: per this function's contract.
         let d = unsafe { view_arg(dst, ndim, "dst")? };

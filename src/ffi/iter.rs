@@ -85,8 +85,12 @@ unsafe fn build(
     let n = nop as usize;
     // SAFETY: per this function's contract, each array has `nop` elements.
     let (ptrs, ndims, itemsizes, flags) = unsafe {
-        (array_arg(ops, n, "ops")?, array_arg(ndims, n, "ndims")?, array_arg(itemsizes, n, "itemsizes")?,
-         array_arg(flags, n, "flags")?)
+        (
+            array_arg(ops, n, "ops")?,
+            array_arg(ndims, n, "ndims")?,
+            array_arg(itemsizes, n, "itemsizes")?,
+            array_arg(flags, n, "flags")?,
+        )
     };
     let order = Order::from_char(order).map_err(|e| iter_failure(&e))?;
     // (the entries past `nop` are placeholders that Iter::new never sees)
@@ -231,8 +235,9 @@ pub unsafe extern "C" fn mvs_iter_next(
 /// An inner loop with NumPy's ufunc signature: `args[k]` is operand k's address of the run's
 /// first element, `dimensions[0]` the run's count, `steps[k]` operand k's byte stride, `data`
 /// the caller's pointer.
-pub type mvs_loop_fn =
-    Option<unsafe extern "C" fn(args: *mut *mut c_char, dimensions: *const isize, steps: *const isize, data: *mut c_void)>;
+pub type mvs_loop_fn = Option<
+    unsafe extern "C" fn(args: *mut *mut c_char, dimensions: *const isize, steps: *const isize, data: *mut c_void),
+>;
 
 /// Runs `loop` over the iteration that `mvs_iter_init` would make of the same arguments: once
 /// per run, with the operands' addresses, the run's count and the strides (NumPy's ufunc inner

@@ -43,8 +43,7 @@ impl mvs_pool {
     /// A free array (the pool grows when none is): its data address, and its slab.
     #[inline(always)]
     fn take(&self) -> memory::Result<(*mut c_char, *mut mvs_buffer)> {
-        let (addr, slab) =
-            self.free.take_or_grow(thread_id(), self.capacity, |count| self.alloc_slab(count))?;
+        let (addr, slab) = self.free.take_or_grow(thread_id(), self.capacity, |count| self.alloc_slab(count))?;
         // An address inside a slab that `alloc_slab` exposed, and that slab's buffer.
         Ok((addr as *mut c_char, slab as *mut mvs_buffer))
     }

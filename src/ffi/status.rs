@@ -4,8 +4,8 @@ use core::cell::RefCell;
 use core::ffi::{c_char, c_int, CStr};
 use core::fmt::{self, Write};
 
-use crate::{copy, dlpack, iter, memory};
 use crate::view::{Error, Kind};
+use crate::{copy, dlpack, iter, memory};
 
 /// The result of every fallible function: `MVS_OK` (0) or one of the `MVS_ERR_*` codes.
 pub type mvs_status = c_int;

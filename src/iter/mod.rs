@@ -2,8 +2,11 @@
 //! loop: the operands broadcast together by NumPy's rules, the axes put in an order (K: the
 //! operands' memory order; C; F) and merged where every operand allows, then walked as runs of
 //! the innermost axis, each run given as the operands' addresses and a count (the strides are
-//! fixed). A range of iteration indices restricts a copy of the iterator, so that threads can
-//! split one iteration. Safe Rust; no allocation; an [`Iter`] is `Copy`.
+//! fixed). In K order, when an operand steps across cache lines along the innermost axis and
+//! more finely along another (a transposed operand), those two axes are walked in tiles, each
+//! tile row by row, so that every operand reads whole cache lines. A range of iteration indices
+//! restricts a copy of the iterator, so that threads can split one iteration. Safe Rust; no
+//! allocation; an [`Iter`] is `Copy`.
 
 // An Error carries every operand's shape, for NumPy's message, without allocating; it is
 // large (about 600 bytes), and only ever made on the way out of a refused iteration.
@@ -14,6 +17,7 @@ mod tests;
 
 use core::fmt;
 
+use crate::copy::transposed_axis;
 use crate::view::{self, Addr, Overlap, View, MAX_DIMS};
 
 /// Most operands of one iteration.
@@ -60,21 +64,33 @@ pub struct Operand<P> {
     pub flags: u32,
 }
 
-/// An iteration, positioned at its next run. Axes are stored outermost first; the last is the
-/// inner one, whose strides every run shares.
+/// Side of a tile of a transposed iteration, in items: its rows (along the transposed
+/// operand's fastest axis) and its columns (a run). Each run reads `TILE_COLS` lines of the
+/// transposed operand, which the next rows of the tile read on; the other operands read rows
+/// of `TILE_COLS` items.
+const TILE_ROWS: isize = 16;
+const TILE_COLS: isize = 64;
+
+/// An iteration, positioned at its next run. Axes are stored outermost first, at least two;
+/// the last is the inner one, whose strides every run shares. The last two are walked in tiles
+/// of `tile` (rows, columns); an iteration that is not tiled has tiles of one whole row.
 #[derive(Clone, Copy, Debug)]
 pub struct Iter<P> {
     nop: usize,
     ndim: usize,
     shape: [isize; MAX_DIMS],
     strides: [[isize; MAX_OPERANDS]; MAX_DIMS],
+    tile: [isize; 2],
     base: [P; MAX_OPERANDS],
     size: isize,
     // The state: the next iteration index, the end of the range, the index along each axis,
-    // and the operands' addresses there.
+    // the current tile's rows and columns (`lo..hi` of the last two axes), and the operands'
+    // addresses there.
     pos: isize,
     end: isize,
     index: [isize; MAX_DIMS],
+    lo: [isize; 2],
+    hi: [isize; 2],
     ptrs: [P; MAX_OPERANDS],
 }
 
@@ -102,11 +118,14 @@ impl<P: Addr> Iter<P> {
             ndim,
             shape: [1; MAX_DIMS],
             strides: [[0; MAX_OPERANDS]; MAX_DIMS],
+            tile: [1, 1],
             base: [ops[0].view.data(); MAX_OPERANDS],
             size: 1,
             pos: 0,
             end: 0,
             index: [0; MAX_DIMS],
+            lo: [0; 2],
+            hi: [0; 2],
             ptrs: [ops[0].view.data(); MAX_OPERANDS],
         };
         for (k, op) in ops.iter().enumerate() {
@@ -118,7 +137,11 @@ impl<P: Addr> Iter<P> {
                     if axis < skip { (1, 0) } else { (op.view.shape()[axis - skip], op.view.strides()[axis - skip]) };
                 let broadcast = len != n;
                 if broadcast && n > 1 && op.flags & WRITE != 0 && op.flags & REDUCE == 0 {
-                    return Err(Error::WriteBroadcast { operand: k, shape: Shape::of(&op.view), to: Shape::new(&shape[..ndim]) });
+                    return Err(Error::WriteBroadcast {
+                        operand: k,
+                        shape: Shape::of(&op.view),
+                        to: Shape::new(&shape[..ndim]),
+                    });
                 }
                 it.strides[axis][k] = if broadcast || n == 1 { 0 } else { stride };
             }
@@ -128,10 +151,9 @@ impl<P: Addr> Iter<P> {
         it.size = shape[..ndim].iter().try_fold(1isize, |a, &n| a.checked_mul(n)).ok_or(view::Error::Overflow)?;
         it.arrange(order);
         it.coalesce();
-        if it.ndim == 0 {
-            // a 0-d iteration is one run of one element
-            it.ndim = 1;
-            it.shape[0] = 1;
+        it.pad();
+        if order == Order::K {
+            it.tiles();
         }
         it.end = it.size;
         it.seek(0);
@@ -170,7 +192,7 @@ impl<P: Addr> Iter<P> {
             return None;
         }
         let inner = self.ndim - 1;
-        let count = (self.shape[inner] - self.index[inner]).min(self.end - self.pos);
+        let count = (self.hi[1] - self.index[inner]).min(self.end - self.pos);
         let run = Run { ptrs: self.ptrs, count };
         self.pos += count;
         if self.pos < self.end {
@@ -179,43 +201,100 @@ impl<P: Addr> Iter<P> {
         Some(run)
     }
 
-    /// Moves the state `count` elements on along the inner axis, carrying into outer axes.
+    /// Moves the state past a run of `count` elements, which ended its tile's row: to the
+    /// tile's next row, else the next tile of its row of tiles, else the next row of tiles,
+    /// else the next index of the outer axes.
     fn advance(&mut self, count: isize) {
-        let inner = self.ndim - 1;
-        self.index[inner] += count;
-        for k in 0..self.nop {
-            self.ptrs[k] = self.ptrs[k].byte_offset(count * self.strides[inner][k]);
-        }
-        let mut axis = inner;
-        while axis > 0 && self.index[axis] == self.shape[axis] {
-            for k in 0..self.nop {
-                // back to the axis's start: (n - 1) strides, which the view's extent bounds,
-                // then the step that went past its end
-                let s = self.strides[axis][k];
-                self.ptrs[k] = self.ptrs[k].byte_offset(-(self.shape[axis] - 1) * s).byte_offset(-s);
+        let (row, col) = (self.ndim - 2, self.ndim - 1);
+        self.index[col] += count;
+        self.step(col, count);
+        if self.index[row] + 1 < self.hi[0] {
+            self.index[row] += 1;
+            self.step(row, 1);
+            self.rewind(col, self.index[col] - self.lo[1]);
+            self.index[col] = self.lo[1];
+        } else if self.hi[1] < self.shape[col] {
+            self.rewind(row, self.index[row] - self.lo[0]);
+            self.index[row] = self.lo[0];
+            self.lo[1] = self.hi[1];
+            self.hi[1] = (self.lo[1] + self.tile[1]).min(self.shape[col]);
+        } else {
+            self.rewind(col, self.shape[col]);
+            self.index[col] = 0;
+            self.lo[1] = 0;
+            self.hi[1] = self.tile[1].min(self.shape[col]);
+            if self.hi[0] < self.shape[row] {
+                self.index[row] += 1;
+                self.step(row, 1);
+            } else {
+                self.rewind(row, self.shape[row] - 1);
+                self.index[row] = 0;
+                let mut axis = row;
+                while axis > 0 {
+                    axis -= 1;
+                    self.index[axis] += 1;
+                    self.step(axis, 1);
+                    if self.index[axis] < self.shape[axis] {
+                        break;
+                    }
+                    self.rewind(axis, self.shape[axis]);
+                    self.index[axis] = 0;
+                }
             }
-            self.index[axis] = 0;
-            axis -= 1;
-            self.index[axis] += 1;
-            for k in 0..self.nop {
-                self.ptrs[k] = self.ptrs[k].byte_offset(self.strides[axis][k]);
-            }
+            self.lo[0] = self.index[row];
+            self.hi[0] = (self.lo[0] + self.tile[0]).min(self.shape[row]);
         }
     }
 
-    /// Goes to iteration index `pos` (at most the size).
+    /// Moves the addresses `n` steps on along `axis`.
+    fn step(&mut self, axis: usize, n: isize) {
+        for k in 0..self.nop {
+            self.ptrs[k] = self.ptrs[k].byte_offset(n * self.strides[axis][k]);
+        }
+    }
+
+    /// Moves the addresses `n` steps back along `axis`, from at most one past its end: (n - 1)
+    /// strides, which the view's extent bounds, then one more, so that nothing overflows.
+    fn rewind(&mut self, axis: usize, n: isize) {
+        if n > 0 {
+            self.step(axis, -(n - 1));
+            self.step(axis, -1);
+        }
+    }
+
+    /// Goes to iteration index `pos` (at most the size): the outer axes' indices, then the
+    /// tile, the row and the column of the last two axes.
     fn seek(&mut self, pos: isize) {
+        let (row, col) = (self.ndim - 2, self.ndim - 1);
+        let (rows, cols) = (self.shape[row], self.shape[col]);
         self.pos = pos;
         self.ptrs = self.base;
-        let mut rest = pos;
-        for axis in (0..self.ndim).rev() {
-            let n = self.shape[axis];
-            let i = if n > 0 { rest % n } else { 0 };
-            rest = if n > 0 { rest / n } else { 0 };
-            self.index[axis] = i;
-            for k in 0..self.nop {
-                self.ptrs[k] = self.ptrs[k].byte_offset(i * self.strides[axis][k]);
-            }
+        self.index = [0; MAX_DIMS];
+        self.lo = [0; 2];
+        self.hi = [self.tile[0].min(rows), self.tile[1].min(cols)];
+        if self.size == 0 {
+            return;
+        }
+        let plane = rows * cols;
+        let mut rest = pos / plane;
+        for axis in (0..row).rev() {
+            self.index[axis] = rest % self.shape[axis];
+            rest /= self.shape[axis];
+        }
+        // In the plane: whole rows of tiles, then whole tiles of this row of tiles, then rows.
+        let mut r = pos % plane;
+        self.lo[0] = r / (self.tile[0] * cols) * self.tile[0];
+        self.hi[0] = (self.lo[0] + self.tile[0]).min(rows);
+        let tile_rows = self.hi[0] - self.lo[0];
+        r -= self.lo[0] * cols;
+        self.lo[1] = r / (tile_rows * self.tile[1]) * self.tile[1];
+        self.hi[1] = (self.lo[1] + self.tile[1]).min(cols);
+        r -= self.lo[1] * tile_rows;
+        let tile_cols = self.hi[1] - self.lo[1];
+        self.index[row] = self.lo[0] + r / tile_cols;
+        self.index[col] = self.lo[1] + r % tile_cols;
+        for axis in 0..self.ndim {
+            self.step(axis, self.index[axis]);
         }
     }
 
@@ -299,6 +378,39 @@ impl<P: Addr> Iter<P> {
             self.strides[axis] = [0; MAX_OPERANDS];
         }
         self.ndim = out;
+    }
+
+    /// Puts axes of length 1 before the others until there are two (a 0-d iteration is one
+    /// run of one element), and makes the tiles whole rows.
+    fn pad(&mut self) {
+        let missing = 2usize.saturating_sub(self.ndim);
+        self.shape.copy_within(0..self.ndim, missing);
+        self.strides.copy_within(0..self.ndim, missing);
+        self.shape[..missing].fill(1);
+        self.strides[..missing].fill([0; MAX_OPERANDS]);
+        self.ndim += missing;
+        self.tile = [1, self.shape[self.ndim - 1].max(1)];
+    }
+
+    /// Tiles the iteration when an operand steps across cache lines along the inner axis and
+    /// more finely along another (`copy::transposed_axis`), both long enough: that axis moves
+    /// next to the inner one, and the two are walked in tiles.
+    fn tiles(&mut self) {
+        let n = self.ndim;
+        let axis = (0..self.nop).find_map(|k| {
+            let mut strides = [0; MAX_DIMS];
+            for (axis, s) in strides[..n].iter_mut().enumerate() {
+                *s = self.strides[axis][k];
+            }
+            transposed_axis(&strides[..n])
+        });
+        let Some(axis) = axis else { return };
+        if self.shape[axis] < 2 * TILE_ROWS || self.shape[n - 1] < 2 * TILE_COLS {
+            return;
+        }
+        self.shape[axis..n - 1].rotate_left(1);
+        self.strides[axis..n - 1].rotate_left(1);
+        self.tile = [TILE_ROWS, TILE_COLS];
     }
 }
 

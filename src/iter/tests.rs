@@ -125,6 +125,44 @@ fn zero_size_makes_no_run_and_0d_one_run_of_one() {
     assert!(it.next_run().is_none());
 }
 
+/// The elements of a (rows, cols) iteration in tiles of `tile`, tile by tile, each row by row.
+fn tiled_model(rows: isize, cols: isize, tile: [isize; 2], at: impl Fn(isize, isize) -> Vec<usize>) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for r0 in (0..rows).step_by(tile[0] as usize) {
+        for c0 in (0..cols).step_by(tile[1] as usize) {
+            for i in r0..(r0 + tile[0]).min(rows) {
+                for j in c0..(c0 + tile[1]).min(cols) {
+                    out.push(at(i, j));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_transposed_operand_is_walked_in_tiles() {
+    // c = a + b.T, with edge tiles on both axes; b's fastest axis is the iteration's first
+    let (rows, cols) = (2 * TILE_ROWS + 5, 2 * TILE_COLS + 9);
+    let a = contiguous(1 << 20, &[rows, cols], 8);
+    let bt = strided(2 << 20, &[rows, cols], &[8, 8 * rows]);
+    let c = contiguous(3 << 20, &[rows, cols], 8);
+    let ops = [op(a, READ), op(bt, READ), op(c, WRITE)];
+    let mut it = Iter::new(&ops, Order::K).unwrap();
+    let at = |i: isize, j: isize| {
+        let (e, t) = ((i * cols + j) as usize * 8, (j * rows + i) as usize * 8);
+        vec![(1 << 20) + e, (2 << 20) + t, (3 << 20) + e]
+    };
+    assert_eq!(visits(&mut it), tiled_model(rows, cols, [TILE_ROWS, TILE_COLS], at));
+    // C order is never tiled, nor are rows too short for two tiles: runs of whole rows
+    let mut it = Iter::new(&ops, Order::C).unwrap();
+    assert_eq!(it.next_run().map(|r| r.count), Some(cols));
+    let short = 2 * TILE_COLS - 1;
+    let (a, bt) = (contiguous(1 << 20, &[rows, short], 8), strided(2 << 20, &[rows, short], &[8, 8 * rows]));
+    let mut it = Iter::new(&[op(a, READ), op(bt, READ)], Order::K).unwrap();
+    assert_eq!(it.next_run().map(|r| r.count), Some(short));
+}
+
 #[test]
 fn refusals() {
     let a = contiguous(0, &[2, 3], 8);
@@ -156,34 +194,36 @@ fn refusals() {
 /// Random operands that broadcast together: shapes of up to 4 axes aligned on the last, each
 /// axis either the common extent or 1 (or missing), strides of any sign, in separate memory.
 fn operands() -> impl Strategy<Value = (Vec<isize>, Vec<Operand<usize>>)> {
-    (prop::collection::vec(0isize..4, 0..=4), 1usize..=4).prop_flat_map(|(shape, nop)| {
-        let n = shape.len();
-        let one = (0..=n, prop::collection::vec((any::<bool>(), -3isize..=3), n));
-        (Just(shape), prop::collection::vec(one, nop))
-    }).prop_map(|(shape, specs)| {
-        let ops: Vec<Operand<usize>> = specs
-            .into_iter()
-            .enumerate()
-            .map(|(k, (skip, axes))| {
-                let dims: Vec<isize> = (skip..shape.len()).map(|a| if axes[a].0 { shape[a] } else { 1 }).collect();
-                let strides: Vec<isize> = (skip..shape.len()).map(|a| axes[a].1 * 8 * (a as isize + 1)).collect();
-                let view = View::strided(1 << 20 | k << 12, 8, &dims, &strides).unwrap();
-                Operand { view, itemsize: 8, flags: READ }
-            })
-            .collect();
-        // the shape they broadcast to: axes no operand has, and axes all have as 1, are 1 or gone
-        let ndim = ops.iter().map(|o| o.view.ndim()).max().unwrap_or(0);
-        let shape = (0..ndim)
-            .map(|a| {
-                ops.iter()
-                    .filter(|o| a + o.view.ndim() >= ndim)
-                    .map(|o| o.view.shape()[a + o.view.ndim() - ndim])
-                    .find(|&n| n != 1)
-                    .unwrap_or(1)
-            })
-            .collect();
-        (shape, ops)
-    })
+    (prop::collection::vec(0isize..4, 0..=4), 1usize..=4)
+        .prop_flat_map(|(shape, nop)| {
+            let n = shape.len();
+            let one = (0..=n, prop::collection::vec((any::<bool>(), -3isize..=3), n));
+            (Just(shape), prop::collection::vec(one, nop))
+        })
+        .prop_map(|(shape, specs)| {
+            let ops: Vec<Operand<usize>> = specs
+                .into_iter()
+                .enumerate()
+                .map(|(k, (skip, axes))| {
+                    let dims: Vec<isize> = (skip..shape.len()).map(|a| if axes[a].0 { shape[a] } else { 1 }).collect();
+                    let strides: Vec<isize> = (skip..shape.len()).map(|a| axes[a].1 * 8 * (a as isize + 1)).collect();
+                    let view = View::strided(1 << 20 | k << 12, 8, &dims, &strides).unwrap();
+                    Operand { view, itemsize: 8, flags: READ }
+                })
+                .collect();
+            // the shape they broadcast to: axes no operand has, and axes all have as 1, are 1 or gone
+            let ndim = ops.iter().map(|o| o.view.ndim()).max().unwrap_or(0);
+            let shape = (0..ndim)
+                .map(|a| {
+                    ops.iter()
+                        .filter(|o| a + o.view.ndim() >= ndim)
+                        .map(|o| o.view.shape()[a + o.view.ndim() - ndim])
+                        .find(|&n| n != 1)
+                        .unwrap_or(1)
+                })
+                .collect();
+            (shape, ops)
+        })
 }
 
 proptest! {
@@ -218,6 +258,42 @@ proptest! {
         let at = (cut * size as f64) as isize;
         let mut pieces = Vec::new();
         for (start, end) in [(0, at), (at, size)] {
+            let mut it = Iter::new(&ops, Order::K).unwrap();
+            it.set_range(start, end).unwrap();
+            pieces.extend(visits(&mut it));
+        }
+        prop_assert_eq!(pieces, whole);
+    }
+
+    #[test]
+    fn tiled_iterations_visit_each_element_once_and_split_exactly(
+        rows in 2 * TILE_ROWS..3 * TILE_ROWS,
+        cols in 2 * TILE_COLS..2 * TILE_COLS + 20,
+        outer in 1isize..3,
+        broadcast in any::<bool>(),
+        cuts in prop::collection::vec(0.0f64..1.0, 2),
+    ) {
+        // out[o, i, j] = a[o, i, j] + b.T[i, j] (+ a row broadcast along i)
+        let a = contiguous(1 << 24, &[outer, rows, cols], 8);
+        let bt = strided(2 << 24, &[rows, cols], &[8, 8 * rows]);
+        let row = strided(3 << 24, &[1, cols], &[0, 8]);
+        let out = contiguous(4 << 24, &[outer, rows, cols], 8);
+        let mut ops = vec![op(a, READ), op(bt, READ), op(out, WRITE)];
+        if broadcast {
+            ops.push(op(row, READ));
+        }
+        let model = c_order_model(&ops, &[outer, rows, cols]);
+        let whole = visits(&mut Iter::new(&ops, Order::K).unwrap());
+        prop_assert_ne!(&whole, &model); // tiled: not C order
+        let mut sorted = (whole.clone(), model);
+        sorted.0.sort();
+        sorted.1.sort();
+        prop_assert_eq!(sorted.0, sorted.1);
+        let size = whole.len() as isize;
+        let mut at: Vec<isize> = cuts.iter().map(|c| (c * size as f64) as isize).collect();
+        at.sort();
+        let mut pieces = Vec::new();
+        for (start, end) in [(0, at[0]), (at[0], at[1]), (at[1], size)] {
             let mut it = Iter::new(&ops, Order::K).unwrap();
             it.set_range(start, end).unwrap();
             pieces.extend(visits(&mut it));

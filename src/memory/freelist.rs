@@ -349,7 +349,12 @@ impl FreeList {
     /// thread gave one back or grew the pool meanwhile, or adds a slab.
     #[cold]
     #[inline(never)]
-    fn grow(&self, thread: usize, capacity: usize, alloc: impl FnOnce(usize) -> Result<(usize, usize)>) -> Result<(usize, usize)> {
+    fn grow(
+        &self,
+        thread: usize,
+        capacity: usize,
+        alloc: impl FnOnce(usize) -> Result<(usize, usize)>,
+    ) -> Result<(usize, usize)> {
         let _guard = self.grow.lock().unwrap_or_else(PoisonError::into_inner);
         // Another thread may have grown the pool, or given arrays back, meanwhile; threads
         // that exited may have left arrays in their caches.

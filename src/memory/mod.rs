@@ -101,7 +101,13 @@ impl Error {
         match self {
             NegativeSize { .. } => Kind::Shape,
             NegativeOffset { .. } => Kind::Shape,
-            Alignment { .. } | Flags { .. } | Capacity { .. } | NoBuffer | NotFromPool | NotAcquired | ReadOnly
+            Alignment { .. }
+            | Flags { .. }
+            | Capacity { .. }
+            | NoBuffer
+            | NotFromPool
+            | NotAcquired
+            | ReadOnly
             | PoolLayout { .. } => Kind::Value,
             TooLarge | RefCount | TooManyArrays { .. } | OffsetOverflow { .. } => Kind::Overflow,
             Alloc { .. } => Kind::Alloc,

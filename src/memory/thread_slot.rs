@@ -91,9 +91,9 @@ fn slot_elsewhere(thread: usize, h: usize) -> Option<usize> {
         _ => {
             // Registering the destructor first; it fails once the thread's destructors run.
             GIVE_BACK.try_with(|_| ()).ok()?;
-            let claimed = (0..SLOTS).map(|k| (h + k) % SLOTS).find(|&s| {
-                OWNER[s].compare_exchange(FREE, thread, Acquire, Relaxed).is_ok()
-            })?;
+            let claimed = (0..SLOTS)
+                .map(|k| (h + k) % SLOTS)
+                .find(|&s| OWNER[s].compare_exchange(FREE, thread, Acquire, Relaxed).is_ok())?;
             SLOT.with(|s| s.set(claimed));
             Some(claimed)
         }

@@ -46,7 +46,15 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
     pub fn swap_axes(&self, a: isize, b: isize) -> Result<View<P>> {
         let (a, b) = (self.axis(a)?, self.axis(b)?);
         let p = self.direct()?;
-        Ok(p.gather(self.ndim, |i| if i == a { b } else if i == b { a } else { i }))
+        Ok(p.gather(self.ndim, |i| {
+            if i == a {
+                b
+            } else if i == b {
+                a
+            } else {
+                i
+            }
+        }))
     }
 
     /// `np.moveaxis(a, source, destination)`: each `source[i]` moves to `destination[i]`, the

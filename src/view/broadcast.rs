@@ -26,7 +26,11 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
         let strides = core::array::from_fn(|i| {
             let axis = i.wrapping_sub(lead) & (MAX_DIMS - 1);
             let kept = i >= lead && i < n && self.shape[axis] == target[i];
-            if kept { self.strides[axis] } else { 0 }
+            if kept {
+                self.strides[axis]
+            } else {
+                0
+            }
         });
         Ok(View { data: self.data, ndim: n, shape: target, strides, suboffsets: [-1; MAX_DIMS] })
     }

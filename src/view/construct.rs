@@ -97,7 +97,6 @@ impl<P: Addr> View<P> {
         v.extent(itemsize)?;
         Ok(v)
     }
-
 }
 
 /// [`Parts::subview`] of a source read as stored, with nothing checked before: the C layer's
@@ -181,8 +180,11 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
         // A source known small holds below 2^59 bytes (its outermost stride times its extent),
         // or one item: its items, at most, are offset, and a subview of one item or more has
         // strides below its bytes.
-        let (bytes, fits) =
-            if self.known_small() { (offset.wrapping_mul(itemsize), need > 0) } else { (mul(offset, itemsize)?, false) };
+        let (bytes, fits) = if self.known_small() {
+            (offset.wrapping_mul(itemsize), need > 0)
+        } else {
+            (mul(offset, itemsize)?, false)
+        };
         contiguous_view(self.data.byte_offset(bytes), itemsize, shape.len(), dims, order, fits)
     }
 

@@ -74,7 +74,6 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
         Ok(self.without_axis(axis).with_origin(origin))
     }
 
-
     /// `self[..., ::-1, ...]` on `axis`. Direct views only.
     #[inline(always)]
     pub fn flip_axis(&self, axis: isize) -> Result<WithAxis<P>> {
@@ -111,7 +110,8 @@ impl<P: Addr, const USUAL: bool> Parts<'_, P, USUAL> {
         if src.len <= 1 {
             return Ok((0, src.stride));
         }
-        let reversed = if self.known_small() { -src.stride } else { src.stride.checked_neg().ok_or(Error::Overflow)? };
+        let reversed =
+            if self.known_small() { -src.stride } else { src.stride.checked_neg().ok_or(Error::Overflow)? };
         Ok((src.stride_times(src.len - 1)?, reversed))
     }
 

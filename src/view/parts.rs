@@ -123,7 +123,15 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
     #[inline(always)]
     pub(crate) fn usual(&self) -> Option<Parts<'a, P, true>> {
         let Parts { data, ndim, shape, strides, suboffsets, .. } = *self;
-        (USUAL || self.found_usual).then_some(Parts { data, ndim, shape, strides, suboffsets, found_usual: true, direct: true })
+        (USUAL || self.found_usual).then_some(Parts {
+            data,
+            ndim,
+            shape,
+            strides,
+            suboffsets,
+            found_usual: true,
+            direct: true,
+        })
     }
 
     /// The number of dimensions.
@@ -297,7 +305,8 @@ impl<'a, P: Addr, const USUAL: bool> Parts<'a, P, USUAL> {
     #[inline(always)]
     pub(super) fn gather(&self, ndim: usize, from: impl Fn(usize) -> usize) -> View<P> {
         let keep = &KEEP[ndim];
-        let mut v = View { data: self.data, ndim, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] };
+        let mut v =
+            View { data: self.data, ndim, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] };
         // A loop over fixed positions, unrolled: `core::array::from_fn` is left out of line once
         // its closure grows.
         for (i, &keep) in keep.iter().enumerate() {

@@ -54,6 +54,7 @@ impl<P: Addr> View<P> {
     ) -> Result<impl ExactSizeIterator<Item = Result<Self>> + Clone> {
         let v = *self;
         let count = usize::try_from(count).map_err(|_| Error::Count { what: "piece count", count })?;
-        Ok((0..count as isize).map(move |i| Ok(v.parts().slice_axis(axis as isize, bound(i), bound(i + 1), 1)?.into_view())))
+        Ok((0..count as isize)
+            .map(move |i| Ok(v.parts().slice_axis(axis as isize, bound(i), bound(i + 1), 1)?.into_view())))
     }
 }

@@ -64,7 +64,10 @@ fn attach_keeps_the_first_value_per_key() {
     assert_eq!(own.attach(1, 20), Ok(10), "the key is taken: the first value stays");
     assert_eq!(own.attach(2, 30), Ok(30));
     assert_eq!(own.attach(3, 10), Ok(10), "one value under two keys: two attachments");
-    assert_eq!((own.attached(1), own.attached(2), own.attached(3), own.attached(4)), (Some(10), Some(30), Some(10), None));
+    assert_eq!(
+        (own.attached(1), own.attached(2), own.attached(3), own.attached(4)),
+        (Some(10), Some(30), Some(10), None)
+    );
     assert_eq!(own.refcount(), 1, "attachments take no reference");
     own.retain().unwrap();
     let mut detached = Vec::new();

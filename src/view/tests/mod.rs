@@ -90,7 +90,11 @@ type Entries = [isize; MAX_DIMS];
 
 /// `p[items]`, as the C layer derives it: [`Parts::index_usual`], then [`Parts::index_checked`]
 /// when it declines.
-fn index<P: Addr, const U: bool>(p: &Parts<'_, P, U>, items: impl IndexItems, mut deref: impl FnMut(P) -> P) -> Result<View<P>> {
+fn index<P: Addr, const U: bool>(
+    p: &Parts<'_, P, U>,
+    items: impl IndexItems,
+    mut deref: impl FnMut(P) -> P,
+) -> Result<View<P>> {
     let (items, mut out) = (items.into_iter(), View::empty(p.view().data));
     if !p.index_usual(items.clone(), &mut deref, &mut out) {
         p.index_checked(items, deref, &mut out)?;

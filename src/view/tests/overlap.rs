@@ -2,8 +2,8 @@
 //! brute-force oracle that compares every item byte range of one view with the other's.
 
 use super::*;
-use Overlap::{No, TooHard, Yes};
 use crate::view::overlap::SHARES_MEMORY_MAX_WORK;
+use Overlap::{No, TooHard, Yes};
 
 /// A direct view at `BASE + offset` (a negative offset counts back from `BASE`).
 fn sv(offset: isize, itemsize: isize, shape: &[isize], strides: &[isize]) -> V {
