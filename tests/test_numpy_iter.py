@@ -212,6 +212,23 @@ def test_add_and_reduce(lib, request):
             np.testing.assert_allclose(s[..., 0], a.sum(axis=-1), err_msg=f"case {case}: the reduction")
 
 
+def test_tiled_add_and_reduce(lib, request):
+    """K order walks a transposed operand in tiles (16 x 64 items, rows and columns of at least
+    two tiles): add and a row-sum over one, with edge tiles and an outer axis, equal NumPy's."""
+    seed, _ = settings(request.config)
+    r = np.random.default_rng(seed + 2)
+    for case in range(4):
+        outer, rows, cols = int(r.integers(1, 3)), int(r.integers(32, 60)), int(r.integers(128, 200))
+        a = r.standard_normal((outer, rows, cols))
+        bt = r.standard_normal((cols, rows)).T
+        c = np.full(a.shape, np.nan)
+        assert apply(lib, [a, bt, c], [READ, READ, WRITE], "K", add_loop) == 0, lib.mvs_last_error()
+        np.testing.assert_array_equal(c, a + bt, err_msg=f"case {case}: {a.shape}")
+        s = np.zeros((rows, 1))
+        assert apply(lib, [bt, s], [READ, READWRITE | REDUCE], "K", sum_loop) == 0, lib.mvs_last_error()
+        np.testing.assert_allclose(s[:, 0], bt.sum(axis=1), err_msg=f"case {case}: the reduction")
+
+
 def status(lib, arrays, flags, order="K", nop=None):
     args = Args(arrays, flags)
     it = Iter()
