@@ -5,11 +5,12 @@ linker take what get_include(), get_library_dirs() and get_libraries() say), wit
 then the C or C++ compiler.
 
     python tools/build_ext.py SRC.pyx --out DIR [--cplus] [-X directive=value ...]
-                              [--name MODULE] [--wrap-gil] [--openmp]
+                              [--name MODULE] [--wrap-gil] [--openmp] [-I DIR ...]
 
 Run it with the Python (the venv's) that will import the module: the extension is built for
 that interpreter. `--name` renames the module (SRC's name by default); `--wrap-gil` links with
-`-Wl,--wrap=PyGILState_Ensure`, so the module must define `__wrap_PyGILState_Ensure`.
+`-Wl,--wrap=PyGILState_Ensure`, so the module must define `__wrap_PyGILState_Ensure`; `-I`
+adds a C include directory (numpy.get_include(), for a module that uses NumPy's C API).
 """
 
 import argparse
@@ -37,6 +38,7 @@ def main():
     p.add_argument("-X", dest="directives", action="append", default=[], help="Cython directive name=value")
     p.add_argument("--wrap-gil", action="store_true", help="link with -Wl,--wrap=PyGILState_Ensure")
     p.add_argument("--openmp", action="store_true", help="compile and link with -fopenmp")
+    p.add_argument("-I", dest="includes", action="append", default=[], help="C include directory")
     p.add_argument("-D", dest="defines", action="append", default=[], help="C preprocessor macro NAME[=VALUE]")
     args = p.parse_args()
 
@@ -66,7 +68,7 @@ def main():
         # Cython's own error propagation out of a prange body trips GCC's -Wmaybe-uninitialized
         # on __pyx_clineno in the generated code (not in memviewslice's).
         cmd[1:1] = ["-fopenmp", "-Wno-maybe-uninitialized"]
-    cmd[1:1] = [f"-D{d}" for d in args.defines]
+    cmd[1:1] = [f"-D{d}" for d in args.defines] + [f"-I{d}" for d in args.includes]
     run(cmd)
 
 
