@@ -143,7 +143,7 @@ fn tiled_model(rows: isize, cols: isize, tile: [isize; 2], at: impl Fn(isize, is
 #[test]
 fn a_transposed_operand_is_walked_in_tiles() {
     // c = a + b.T, with edge tiles on both axes; b's fastest axis is the iteration's first
-    let (rows, cols) = (2 * TILE_ROWS + 5, 2 * TILE_COLS + 9);
+    let (tile_rows, rows, cols) = (TILE_ROW_BYTES / 8, 2 * TILE_ROW_BYTES / 8 + 3, TILE_MIN_ROW_LINES + 9);
     let a = contiguous(1 << 20, &[rows, cols], 8);
     let bt = strided(2 << 20, &[rows, cols], &[8, 8 * rows]);
     let c = contiguous(3 << 20, &[rows, cols], 8);
@@ -153,11 +153,11 @@ fn a_transposed_operand_is_walked_in_tiles() {
         let (e, t) = ((i * cols + j) as usize * 8, (j * rows + i) as usize * 8);
         vec![(1 << 20) + e, (2 << 20) + t, (3 << 20) + e]
     };
-    assert_eq!(visits(&mut it), tiled_model(rows, cols, [TILE_ROWS, TILE_COLS], at));
-    // C order is never tiled, nor are rows too short for two tiles: runs of whole rows
+    assert_eq!(visits(&mut it), tiled_model(rows, cols, [tile_rows, TILE_COLS], at));
+    // C order is never tiled, nor are rows short enough to stay in cache: runs of whole rows
     let mut it = Iter::new(&ops, Order::C).unwrap();
     assert_eq!(it.next_run().map(|r| r.count), Some(cols));
-    let short = 2 * TILE_COLS - 1;
+    let short = TILE_MIN_ROW_LINES;
     let (a, bt) = (contiguous(1 << 20, &[rows, short], 8), strided(2 << 20, &[rows, short], &[8, 8 * rows]));
     let mut it = Iter::new(&[op(a, READ), op(bt, READ)], Order::K).unwrap();
     assert_eq!(it.next_run().map(|r| r.count), Some(short));
@@ -264,11 +264,17 @@ proptest! {
         }
         prop_assert_eq!(pieces, whole);
     }
+}
+
+proptest! {
+    // tiled iterations are long (rows of more than TILE_MIN_ROW_LINES items): fewer cases, and
+    // one under Miri
+    #![proptest_config(config_with(40, 1))]
 
     #[test]
     fn tiled_iterations_visit_each_element_once_and_split_exactly(
-        rows in 2 * TILE_ROWS..3 * TILE_ROWS,
-        cols in 2 * TILE_COLS..2 * TILE_COLS + 20,
+        rows in 2 * TILE_ROW_BYTES / 8..3 * TILE_ROW_BYTES / 8,
+        cols in TILE_MIN_ROW_LINES + 1..TILE_MIN_ROW_LINES + 2 * TILE_COLS,
         outer in 1isize..3,
         broadcast in any::<bool>(),
         cuts in prop::collection::vec(0.0f64..1.0, 2),
