@@ -1507,8 +1507,12 @@ mvs_status mvs_dlpack_import_legacy(struct mvs_dl_managed_tensor *tensor,
  *   `MVS_ITER_REDUCE` for a written operand that may be broadcast (a reduction). A written
  *   operand without it is never broadcast.
  * - `order`: `'K'` (the operands' memory order: the axes sorted by stride, negative strides
- *   walked forwards in memory where every operand has them), `'C'` (the last axis fastest) or
- *   `'F'` (the first fastest).
+ *   walked forwards in memory where every operand has them; when an operand steps across
+ *   cache lines along the inner axis and more finely along another, a transposed operand, and
+ *   the inner axis is longer than 2560 items, those two axes are walked in tiles of a few rows
+ *   and 128 columns, so that each line read stays in cache until every item of it is used),
+ *   `'C'` (the last axis fastest) or `'F'` (the first fastest). C and F visit the elements in
+ *   exactly `np.nditer`'s order; K visits each once, in an order of its own.
  *
  * A 0-d iteration is one run of one element; a zero-size one makes no run. The iteration's
  * indices are `0..mvs_iter_size`, in the order it visits the elements.
