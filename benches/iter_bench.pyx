@@ -23,12 +23,8 @@ cdef extern from *:
         return p;
     }
 
-    /* Both loops are built for each instruction set and picked at run time (GCC's
-       target_clones), as NumPy picks its own loops (an AVX-512 add on a machine that has it). */
-    #define ITER_BENCH_DISPATCH __attribute__((target_clones("avx512f", "avx2", "default")))
-
     /* The baseline: c = a + b over the flat arrays, as one writes it in C. */
-    ITER_BENCH_DISPATCH static void iter_bench_c_add(const double *a, const double *b, double *c, ptrdiff_t n) {
+    static void iter_bench_c_add(const double *a, const double *b, double *c, ptrdiff_t n) {
         for (ptrdiff_t i = 0; i < n; i++) c[i] = a[i] + b[i];
     }
 
@@ -37,7 +33,7 @@ cdef extern from *:
        layout (out is in1, neither moves: NumPy's IS_BINARY_REDUCE), which accumulates in
        registers with several partial sums as NumPy's loops do (its add.reduce uses 8 partial
        sums, pairwise), and the general strided loop. */
-    ITER_BENCH_DISPATCH static void iter_bench_add(char **args, const ptrdiff_t *dimensions, const ptrdiff_t *steps,
+    static void iter_bench_add(char **args, const ptrdiff_t *dimensions, const ptrdiff_t *steps,
                                void *data) {
         ptrdiff_t n = dimensions[0];
         char *ip1 = args[0], *ip2 = args[1], *op = args[2];
