@@ -79,6 +79,24 @@ def main():
         ("T cy", "Cython c[i,j] = a[i,j] + b[j,i]", lambda n: ext.cython_add_t(a2, b2, c2, n), check2),
     ], 3)
     t_runs = ext.mvs_runs(a2, b2.T, c2)
+    del a2, b2, c2, want2
+
+    # c = a + b.T, 4000x4000: rows long enough for K order's tiles (no target: how they pay)
+    a3, b3 = rng.random((4000, 4000)), rng.random((4000, 4000))
+    c3 = np.empty_like(a3)
+    want3 = a3 + b3.T
+
+    def check3():
+        assert np.array_equal(c3, want3)
+        c3[...] = 0
+
+    measure("c = a + b.T, 4000x4000 (tiled)", [
+        ("T4 mvs", "mvs_apply, add loop", lambda n: ext.mvs_add_2d(a3, b3.T, c3, n), check3),
+        ("T4 np", "np.add(a, b.T, out=c)", python_loop(lambda: np.add(a3, b3.T, out=c3)), check3),
+        ("T4 cy", "Cython c[i,j] = a[i,j] + b[j,i]", lambda n: ext.cython_add_t(a3, b3, c3, n), check3),
+    ], 1)
+    t4_runs = ext.mvs_runs(a3, b3.T, c3)
+    del a3, b3, c3, want3
 
     # s[i] += x[i, j], 1000x1000
     x = rng.random((1000, 1000))
@@ -130,7 +148,7 @@ def main():
     for case, what, best, med, unit in rows:
         print(f"{case if case != last else '':36} {what:34} {best:7.1f} {unit} {med:7.1f} {unit}")
         last = case
-    print(f"(a + b.T: {t_runs[0]} runs of {t_runs[1]}; per run over 100,000 runs of 2: mvs_apply "
+    print(f"(a + b.T: {t_runs[0]} runs of {t_runs[1]} at 2000x2000, {t4_runs[0]} runs of {t4_runs[1]} at 4000x4000; per run over 100,000 runs of 2: mvs_apply "
           f"{t['runs apply nop'][0] / 1e5:.1f} ns, mvs_iter_next {t['runs next nop'][0] / 1e5:.1f} ns)")
 
     # speedup = baseline time / memviewslice time, from the best times and from the medians
