@@ -404,4 +404,87 @@ static inline mvs_status __mvs_pyx_reinterpreted(mvs_status status, mvs_slice *r
                                      __mvs_pyx_make_buffer_owner_##code); \
     }
 
+/* Elementwise iteration over typed memoryviews (mvs_pyx_iter_init and mvs_pyx_apply of
+   __init__.pxd, the operand_Nd helpers of the <dtype>.pxd files). The operands are COPIES of
+   the views' structs, with their ndims, item sizes and flags, in a struct on the caller's stack:
+   a typed memoryview that Cython converts to a helper's parameter type (double[:, ::1] to
+   double[:, :]) is a temporary that dies with the statement, so no pointer to one may be kept.
+   The copies take no acquisition of the memoryview objects: the caller keeps the views (or
+   what they view) alive until the iteration is done. Nothing here allocates or takes the GIL,
+   but to raise. */
+typedef struct __mvs_pyx_operands {
+    mvs_slice views[MVS_ITER_MAX_OPERANDS];
+    int ndims[MVS_ITER_MAX_OPERANDS];
+    ptrdiff_t itemsizes[MVS_ITER_MAX_OPERANDS];
+    uint32_t flags[MVS_ITER_MAX_OPERANDS];
+} __mvs_pyx_operands;
+
+/* Sets ValueError with `message` (a format over `k`), taking the GIL. Returns -1. */
+static inline int __mvs_pyx_raise_operand(const char *message, int k) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyErr_Format(PyExc_ValueError, message, k, (int)MVS_ITER_MAX_OPERANDS);
+    PyGILState_Release(gil);
+    return -1;
+}
+
+/* Stores operand `k` of `ops`: a copy of `*view`, of `ndim` dimensions and `itemsize`-byte
+   items, with `flags` (MVS_ITER_READ, ...; the library checks them). 0, or -1 with ValueError
+   for a NULL argument or `k` out of 0..MVS_ITER_MAX_OPERANDS - 1. */
+static inline int __mvs_pyx_operand(__mvs_pyx_operands *ops, int k, const mvs_slice *view, int ndim,
+                                    ptrdiff_t itemsize, uint32_t flags) {
+    if (!ops || !view) return __mvs_pyx_raise_operand("operand %d: NULL operands or view", k);
+    if (k < 0 || k >= MVS_ITER_MAX_OPERANDS)
+        return __mvs_pyx_raise_operand("operand %d is out of range: an iteration has at most %d operands", k);
+    memcpy(&ops->views[k], view, sizeof *view);
+    ops->ndims[k] = ndim;
+    ops->itemsizes[k] = itemsize;
+    ops->flags[k] = flags;
+    return 0;
+}
+
+/* Stores operand `k` of `ops` as the 0-d view of the one item at `item` (a scalar, read or
+   written), of `itemsize` bytes. As __mvs_pyx_operand, and ValueError for a NULL item. */
+static inline int __mvs_pyx_operand_item(__mvs_pyx_operands *ops, int k, const void *item, ptrdiff_t itemsize,
+                                         uint32_t flags) {
+    mvs_slice view;
+    if (!item) return __mvs_pyx_raise_operand("operand %d: the item is NULL", k);
+    if (__mvs_pyx_check_status(mvs_inline_view_contiguous((void *)item, itemsize, 0, NULL, 'C', &view)))
+        return -1;
+    return __mvs_pyx_operand(ops, k, &view, 0, itemsize, flags);
+}
+/* operand_0d and operand_const_0d of the <dtype>.pxd files: the item's size is its type's. */
+#define __mvs_pyx_operand_0d(ops, k, item, flags) \
+    __mvs_pyx_operand_item((ops), (k), (item), (ptrdiff_t)sizeof(*(item)), (flags))
+#define __mvs_pyx_operand_const_0d(ops, k, item) \
+    __mvs_pyx_operand_item((ops), (k), (item), (ptrdiff_t)sizeof(*(item)), MVS_ITER_READ)
+/* operand_Nd and operand_const_Nd of the <dtype>.pxd files (mvs_pyx.h: one macro per dtype and
+   N, giving `ndim` and `itemsize`). */
+#define __MVS_PYX_OPERAND(ops, k, view, ndim, itemsize, flags) \
+    __mvs_pyx_operand((ops), (k), __mvs_pyx_src(view), (ndim), (itemsize), (flags))
+
+/* The addresses of the first `nop` operands (at most MVS_ITER_MAX_OPERANDS; the library refuses
+   any other count before reading them) into `ptrs`. */
+static inline void __mvs_pyx_operand_ptrs(const __mvs_pyx_operands *ops, int nop, const mvs_slice **ptrs) {
+    int k;
+    for (k = 0; k < nop && k < MVS_ITER_MAX_OPERANDS; k++) ptrs[k] = &ops->views[k];
+}
+
+/* mvs_iter_init over the first `nop` operands of `ops` (each stored by an operand helper) in
+   `order` ('K', 'C' or 'F'): 0, or -1 with the library's error raised. */
+static inline int __mvs_pyx_iter_init(mvs_iter *it, const __mvs_pyx_operands *ops, int nop, int order) {
+    const mvs_slice *ptrs[MVS_ITER_MAX_OPERANDS];
+    if (!ops) return __mvs_pyx_check_status(mvs_iter_init(it, nop, NULL, NULL, NULL, NULL, order));
+    __mvs_pyx_operand_ptrs(ops, nop, ptrs);
+    return __mvs_pyx_check_status(mvs_iter_init(it, nop, ptrs, ops->ndims, ops->itemsizes, ops->flags, order));
+}
+
+/* mvs_apply over the first `nop` operands of `ops`, as __mvs_pyx_iter_init: `loop` runs once
+   per run of the iteration. 0, or -1 with the library's error raised (`loop` never called). */
+static inline int __mvs_pyx_apply(const __mvs_pyx_operands *ops, int nop, int order, mvs_loop_fn loop, void *data) {
+    const mvs_slice *ptrs[MVS_ITER_MAX_OPERANDS];
+    if (!ops) return __mvs_pyx_check_status(mvs_apply(nop, NULL, NULL, NULL, NULL, order, loop, data));
+    __mvs_pyx_operand_ptrs(ops, nop, ptrs);
+    return __mvs_pyx_check_status(mvs_apply(nop, ptrs, ops->ndims, ops->itemsizes, ops->flags, order, loop, data));
+}
+
 #endif /* MVS_PYX_RUNTIME_H */

@@ -16,7 +16,9 @@ for every combination of source and result dimensions (1 to 7) that the operatio
 its const form (read-only source and result); the data movement between typed memoryviews
 (copy_Nd, copy_Md_Nd, fill_Nd in place; copy_c_Nd, copy_f_Nd into new buffers); the views of
 raw memory (from_pointer_Nd, from_pointer_strided_Nd), of buffers (from_buffer_Nd,
-from_buffer_const_Nd) and of pools (pool_acquire_Nd). Each is a C macro of mvs_pyx.h (the
+from_buffer_const_Nd) and of pools (pool_acquire_Nd); the operands of elementwise iterations
+(operand_Nd, operand_const_Nd, 0 to 7 dimensions: not derivations, so the generator's own, as
+the views of raw memory, rather than the table's). Each is a C macro of mvs_pyx.h (the
 library call, then Cython's acquisition of the result, or the Python exception) that the .pxd
 files declare as an extern function returning a typed memoryview: Cython's own `cdef inline`
 functions pay its memoryview-return protocol (zero-filled and copied 208-byte structs, an extra
@@ -408,6 +410,41 @@ def movement_decls(op, code, ctype):
     return MOVEMENT_DOCS[op["kind"]] + out
 
 
+ITERATION_DOC = """
+    # Operands of an elementwise iteration (mvs_pyx_iter_init, mvs_pyx_apply of __init__.pxd):
+    # operand_Nd(&ops, k, view, flags) stores a copy of an N-d view as operand k of `ops` (an
+    # mvs_operands on the stack), with this dtype's item size and `flags` (MVS_ITER_READ,
+    # MVS_ITER_WRITE, MVS_ITER_READWRITE, with MVS_ITER_REDUCE for a written operand that may
+    # be broadcast); operand_const_Nd(&ops, k, view) a read-only one, read; operand_0d(&ops, k,
+    # &item, flags) and operand_const_0d(&ops, k, &item) the one item at a pointer, as a 0-d
+    # operand (a scalar). Each returns 0, takes no GIL unless it fails, and then raises
+    # ValueError: k not in 0..MVS_ITER_MAX_OPERANDS - 1, a NULL item. The iteration checks the
+    # rest (shapes, flags, overlap). No acquisition is taken: keep the views alive while
+    # iterating.
+"""
+
+
+def iteration_decls(code, ctype):
+    """The declarations of the operand helpers for one dtype (.pxd)."""
+    ops = "mvs_operands *ops, int k"
+    out = (f'    int operand_0d "__mvs_pyx_operand_0d"({ops}, {ctype} *item, uint32_t flags) except -1\n'
+           f'    int operand_const_0d "__mvs_pyx_operand_const_0d"({ops}, const {ctype} *item) except -1\n')
+    out += "".join(f'    int operand_{n}d "__mvs_pyx_{code}_operand_{n}d"({ops}, {memoryview(ctype, n)} view, '
+                   f"uint32_t flags) except -1\n"
+                   f'    int operand_const_{n}d "__mvs_pyx_{code}_operand_const_{n}d"({ops}, '
+                   f"const {memoryview(ctype, n)} view) except -1\n" for n in NDIMS)
+    return ITERATION_DOC + out
+
+
+def iteration_macros(code, size):
+    """The macros of operand_Nd and operand_const_Nd for one dtype (mvs_pyx.h; those of 0-d
+    operands are the runtime's, for every dtype)."""
+    return "".join(f"#define __mvs_pyx_{code}_operand_{n}d(ops, k, view, flags) "
+                   f"__MVS_PYX_OPERAND(ops, k, view, {n}, {size}, flags)\n"
+                   f"#define __mvs_pyx_{code}_operand_const_{n}d(ops, k, view) "
+                   f"__MVS_PYX_OPERAND(ops, k, view, {n}, {size}, MVS_ITER_READ)\n" for n in NDIMS)
+
+
 def movement_ops():
     return [op for op in table() if op["kind"] in ("copy", "fill", "copy_contiguous")]
 
@@ -464,18 +501,20 @@ def view_as_decls(op, code, ctype):
 
 def dtype_file(code, ctype, size):
     """memviewslice/<code>.pxd: every helper for one element type."""
-    # The integer types of this dtype and of the sources of its reinterpreting helpers.
+    # The integer types of this dtype and of the sources of its reinterpreting helpers, and the
+    # operand helpers' flags.
     ints = [t for c, t, _ in DTYPES if t.endswith("_t") and (t == ctype or view_as_ops())]
-    stdint = f"from libc.stdint cimport {', '.join(ints)}\n" if ints else ""
+    stdint = f"from libc.stdint cimport {', '.join(dict.fromkeys(ints + ['uint32_t']))}\n"
     views = "".join(f"ctypedef {memoryview(ctype, n)} view_{n}d\n" for n in NDIMS)
     from_slice = "".join(f'    {memoryview(ctype, n)} from_slice_{n}d "__mvs_pyx_from_slice"(const mvs_slice *s)\n'
                          for n in NDIMS)
     views_decls = "".join(h.pxd(code, ctype) for h in helpers())
     const_decls = "".join(h.pxd(code, ctype) for h in helpers(const=True))
     movement = "".join(movement_decls(op, code, ctype) for op in movement_ops())
-    movement += "".join(view_as_decls(op, code, ctype) for op in view_as_ops())
+    movement += "".join(view_as_decls(op, code, ctype) for op in view_as_ops()) + iteration_decls(code, ctype)
     return f'''# Typed memoryview helpers of memviewslice for {ctype} (`from memviewslice cimport {code}`):
-# every derivation, from a {ctype} memoryview of 1 to 7 dimensions to another; copies and fills.
+# every derivation, from a {ctype} memoryview of 1 to 7 dimensions to another; copies and fills;
+# the operands of elementwise iterations.
 # Generated by the build (tools/gen_pxd.py, from the table tools/ops.py).
 #
 # Every derivation takes a memoryview of the dimensions its name says (C- or F-contiguous ones
@@ -488,7 +527,7 @@ def dtype_file(code, ctype, size):
 # of mvs_pyx.h, declared here as an extern function. See __init__.pxd for how the glue works
 # and how to add a combination missing here, memviewslice.h for every operation's exact rules.
 
-{stdint}from memviewslice cimport mvs_slice, mvs_index_item, mvs_buffer, mvs_pool, mvs_detach_fn
+{stdint}from memviewslice cimport mvs_slice, mvs_index_item, mvs_buffer, mvs_pool, mvs_detach_fn, mvs_operands
 from memviewslice.owners cimport owner_export as _owner_export
 
 # Names of the memoryview types, for pointer casts such as `(<view_2d *>&out)[0]` (Cython 0.29
@@ -513,7 +552,7 @@ def header_file():
     per_dtype = "".join(f"\n/* {ctype} */\n" + "".join(h.macro(code, size) for h in sized)
                         + "".join(movement_macros(op, code, ctype, size) for op in movement_ops())
                         + "".join(view_as_macros(op, code, size) for op in view_as_ops())
-                        + raw_memory_macros(code, size) + owned_memory_macros(code, size)
+                        + raw_memory_macros(code, size) + owned_memory_macros(code, size) + iteration_macros(code, size)
                         for code, ctype, size in DTYPES)
     return ("/* The typed Cython helpers of memviewslice: one C macro per helper of the <dtype>.pxd files, on\n"
             " * top of mvs_pyx_runtime.h. Generated by the build (tools/gen_pxd.py, from the table\n"

@@ -279,3 +279,22 @@ cdef extern from "mvs_pyx.h" nogil:
     int mvs_pyx_check_ndim "__mvs_pyx_check_ndim"(int got, int expected) except -1
     # 0 for MVS_OK; raises as mvs_pyx_raise does (taking the GIL) for any other status.
     int mvs_pyx_check "__mvs_pyx_check_status"(mvs_status status) except -1
+
+    # Elementwise iteration over typed memoryviews: up to MVS_ITER_MAX_OPERANDS operands on the
+    # stack (`cdef mvs_operands ops`), each stored by a typed helper (f64.operand_2d(&ops, k,
+    # view, MVS_ITER_READ), operand_const_Nd for read-only views, operand_0d(&ops, k, &x, flags)
+    # for one item), then an iterator or a ufunc-style loop over the first nop of them. An
+    # operand is a copy of the view's struct (no pointer to Cython's temporaries is kept, no
+    # acquisition taken): keep the views alive until the iteration is done. ValueError for k
+    # out of range.
+    ctypedef struct mvs_operands "__mvs_pyx_operands":
+        pass
+    # Stores operand k: a view of ndim dimensions and itemsize-byte items (mvs_pyx_src(view),
+    # or a library view of raw memory) and its flags.
+    int mvs_pyx_operand "__mvs_pyx_operand"(mvs_operands *ops, int k, const mvs_slice *view, int ndim, Py_ssize_t itemsize, uint32_t flags) except -1
+    # mvs_iter_init over operands 0..nop-1 in order b'K', b'C' or b'F'; raises the library's
+    # error (ValueError: shapes that do not broadcast, overlap, ...) with no GIL taken otherwise.
+    int mvs_pyx_iter_init "__mvs_pyx_iter_init"(mvs_iter *it, const mvs_operands *ops, int nop, int order) except -1
+    # mvs_apply over operands 0..nop-1: `loop` once per run, with NumPy's ufunc inner-loop
+    # arguments; raises as mvs_pyx_iter_init.
+    int mvs_pyx_apply "__mvs_pyx_apply"(const mvs_operands *ops, int nop, int order, mvs_loop_fn loop, void *data) except -1
