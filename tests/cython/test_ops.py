@@ -854,6 +854,136 @@ def reinterpreted(mod, code, rng, cases, fail):
     return calls
 
 
+MVS_ITER_READ, MVS_ITER_WRITE, MVS_ITER_READWRITE, MVS_ITER_REDUCE = 1, 2, 3, 4
+
+
+class Operands:
+    """The operands of one iteration of the ops module's run(), set through its typed helpers:
+    operand_Nd(k, view, flags) for an N-d array (operand_const_Nd for a read-only one, and at
+    random for a read one), operand_0d for a 0-d operand, given as a 1-item array."""
+
+    def __init__(self, mod, rng):
+        self.mod, self.r, self.arrays = mod, rng, []
+
+    def add(self, a, flags, item=False):
+        """Operand len(arrays): `a`, or its one item as a 0-d operand when `item`. Returns the
+        array NumPy sees (a 0-d one for an item)."""
+        k, n = len(self.arrays), 0 if item else a.ndim
+        if not a.flags.writeable or (flags == MVS_ITER_READ and self.r.random() < 0.3):
+            getattr(self.mod, f"operand_const_{n}d")(k, a)
+        else:
+            getattr(self.mod, f"operand_{n}d")(k, a, flags)
+        self.arrays.append(a.reshape(()) if item else a)
+        return self.arrays[-1]
+
+
+def iteration(mod, code, rng, cases, fail):
+    """The operands of elementwise iterations (operand_Nd, operand_const_Nd, operand_0d, N from
+    0 to 7) summed by the module's run() into the last one, against NumPy: 1 to 3 inputs of 0
+    to 7 dimensions broadcast together (extent-1 and missing axes; read-only, stride-0,
+    permuted, stepped and flipped views; now and then the output itself, in place), into an
+    output of every ndim from 0 to 7 (a view with permuted axes and steps of either sign into a
+    larger base: every item of the base after the call equals NumPy's), by mvs_pyx_apply, by
+    an iterator, and by copies of one restricted to ranges split at random points; in K, C and
+    F order; a reduction (MVS_ITER_REDUCE: the output with extent-1 or missing axes, added to,
+    as np.sum over those axes). Errors: an operand index outside 0..7, shapes that do not
+    broadcast, a written operand broadcast without MVS_ITER_REDUCE, 9 operands: ValueError with
+    the library's message, the output unchanged. Returns the number of runs."""
+    d, r = Data(rng, DTYPES[code]), rng
+    calls = 0
+    for k in range(cases):
+        nd = k % 8
+        full = d.shape(nd)
+        reduce = r.random() < 0.3
+        ops = Operands(mod, r)
+        if reduce:
+            m = r.randint(0, nd)
+            out_shape = [1 if r.random() < 0.5 else s for s in full[nd - m:]]
+        else:
+            out_shape = full
+        if out_shape:
+            base, view = d.view(out_shape)
+            out = view(base)
+        else:  # a 0-d output: a 1-item base
+            base = d.values((1,))
+            out = base
+        before = base.copy()
+        inputs = []
+        for _ in range(r.randint(1, 3)):
+            if not reduce and r.random() < 0.1:  # in place: the output's own view, read
+                inputs.append(ops.add(out, MVS_ITER_READ, item=not out_shape))
+                continue
+            m = r.randint(0, nd)
+            shape = [1 if r.random() < 0.25 else s for s in full[nd - m:]]
+            if shape:
+                inputs.append(ops.add(d.source(shape), MVS_ITER_READ))
+            else:
+                item = d.values((1,))
+                item.flags.writeable = r.random() < 0.7
+                inputs.append(ops.add(item, MVS_ITER_READ, item=True))
+        # (in place, NumPy reads the output before it is written: copies)
+        inputs = [x.copy() for x in inputs]
+        flags = MVS_ITER_READWRITE | MVS_ITER_REDUCE if reduce else r.choice([MVS_ITER_WRITE, MVS_ITER_READWRITE])
+        target = ops.add(out, flags, item=not out_shape)
+        it_shape = np.broadcast_shapes(target.shape, *(x.shape for x in inputs))
+        total = np.broadcast_to(functools.reduce(np.add, inputs), it_shape)
+        if reduce:
+            lead = len(it_shape) - target.ndim
+            axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(target.shape) if s == 1)
+            result = target + total.sum(axis=axes, dtype=total.dtype).reshape(target.shape)
+        else:
+            result = total
+        expected = before.copy()
+        (view(expected) if out_shape else expected.reshape(()))[...] = result
+        how, order = k % 3, r.choice("KCF")
+        size = int(np.prod(it_shape))
+        splits = sorted(r.randint(0, size) for _ in range(r.randint(0, 3)))
+        what = (f"{code}: run(how {how}, order {order}, splits {splits}) of {[x.shape for x in inputs]} into "
+                f"{target.shape}{' (reduce)' if reduce else ''}")
+        calls += 1
+        try:
+            got = mod.run(len(ops.arrays), order, how, reduce, splits)
+        except ValueError as e:
+            fail("iteration raised", f"{what}: ValueError({e})")
+            continue
+        if how and got != size:
+            fail("iteration size", f"{what}: size {got}, NumPy's {size}")
+        if not np.array_equal(base, expected):
+            fail("iteration result", f"{what}: {base!r}, NumPy's {expected!r}")
+
+    # Errors: ValueError with the library's message, nothing written.
+    a, b, c = d.values((2, 3)), d.values((4,)), d.values((2, 3))
+    c0 = c.copy()
+
+    def operands(*pairs):
+        ops = Operands(mod, r)
+        for x, flags in pairs:
+            ops.add(x, flags)
+
+    index = "is out of range: an iteration has at most 8 operands"
+    errors = [("index", lambda how: mod.operand_2d(-1, a, MVS_ITER_READ), f"operand -1 {index}"),
+              ("index", lambda how: mod.operand_const_0d(8, a[0]), f"operand 8 {index}"),
+              ("shapes", lambda how: operands((a, MVS_ITER_READ), (b, MVS_ITER_READ), (c, MVS_ITER_WRITE))
+               or mod.run(3, "K", how), "operands could not be broadcast together with shapes (2, 3) (4,) (2, 3)"),
+              ("written broadcast", lambda how: operands((a, MVS_ITER_READ), (c[:1], MVS_ITER_WRITE))
+               or mod.run(2, "K", how), "is broadcast to (2, 3): a reduction into it needs the REDUCE flag"),
+              ("operands", lambda how: operands((a, MVS_ITER_READ)) or mod.run(9, "K", how),
+               "9 operands; an iteration takes 1 to 8")]
+    for kind, call, message in errors:
+        for how in (0, 1):
+            calls += 1
+            try:
+                call(how)
+            except ValueError as e:
+                if message not in str(e):
+                    fail(f"iteration {kind}", f"{code}: {kind} (how {how}): ValueError({e}); {message!r} expected")
+            else:
+                fail(f"iteration {kind}", f"{code}: {kind} (how {how}): returned; ValueError expected")
+            if not np.array_equal(c, c0):
+                fail(f"iteration {kind}", f"{code}: {kind} (how {how}) wrote {c!r}")
+    return calls
+
+
 # --- pytest ----------------------------------------------------------------------------------
 # test_helpers[<code>-<family>]: the helpers of one family (every N, and their const forms) on
 # one dtype; test_memory[<code>]: that dtype's views of raw memory and of buffers, pools, copies
@@ -972,6 +1102,17 @@ def test_memory(code, request, record_property, capsys):
     record_property("summary", f"{raw_calls} calls of raw memory, {buffer_calls} of buffers, {pool_calls} of pools, "
                                f"{movement_calls} of copies and fills, {view_as_calls} of views of other dtypes, "
                                f"{failures} mismatches")
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
+    assert not failures, f"{code}: {failures} mismatches (the first few of each kind):\n" + "\n".join(printed)
+
+
+def test_iteration(code, request, record_property, capsys):
+    seed, cases = settings(request.config)
+    mod = importlib.import_module(f"ops_{code}")
+    fail = Failures()
+    calls = iteration(mod, code, random.Random(f"{seed}-{code}-iteration"), 40 * cases, fail)
+    failures = fail.summary()
+    record_property("summary", f"{calls} iterations and failing calls, {failures} mismatches")
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
     assert not failures, f"{code}: {failures} mismatches (the first few of each kind):\n" + "\n".join(printed)
 
