@@ -843,6 +843,79 @@ def prange_pool(double[:, ::1] a, int nthreads, Py_ssize_t rounds):
     return total, g1 - g0, owner_acq, again, g2 - g1, counts
 
 
+# --- elementwise iteration: inits, and a prange split by ranges -----------------------------------
+
+def iterator_inits(Py_ssize_t n, double[:, :] a, double[::1] b, double[:, ::1] c):
+    """n rounds in nogil of 3 operands stored by the typed helpers (a and b read, b broadcast;
+    c, converted to the helper's double[:, :], written) and mvs_pyx_iter_init over them.
+    Returns (PyGILState_Ensure calls, acquisition counts of a, b, c before, after, the last
+    iterator's size)."""
+    cdef mvs.mvs_operands ops
+    cdef mvs.mvs_iter it
+    cdef Py_ssize_t i, size = -1
+    cdef long g0, g1
+    acq0 = (gil_test_acq(a), gil_test_acq(b), gil_test_acq(c))
+    g0 = gil_test_ensures()
+    with nogil:
+        for i in range(n):
+            f64.operand_2d(&ops, 0, a, mvs.MVS_ITER_READ)
+            f64.operand_const_1d(&ops, 1, b)
+            f64.operand_2d(&ops, 2, c, mvs.MVS_ITER_WRITE)
+            mvs.mvs_pyx_iter_init(&it, &ops, 3, b'K')
+        mvs.mvs_pyx_check(mvs.mvs_iter_size(&it, &size))
+    g1 = gil_test_ensures()
+    return g1 - g0, acq0, (gil_test_acq(a), gil_test_acq(b), gil_test_acq(c)), size
+
+
+cdef Py_ssize_t add_range(const mvs.mvs_iter *it, Py_ssize_t start, Py_ssize_t end) noexcept nogil:
+    """c += a + b over the iteration indices [start, end) of the iterator `it` over (a, b, c),
+    on a copy of it. Returns the number of elements visited, or -1 when the range is refused."""
+    cdef mvs.mvs_iter mine = it[0]
+    cdef char *p[3]
+    cdef Py_ssize_t s[3]
+    cdef Py_ssize_t count, i, visited = 0
+    if mvs.mvs_iter_range(&mine, start, end) != mvs.MVS_OK:
+        return -1
+    while mvs.mvs_iter_next(&mine, p, &count, s):
+        for i in range(count):
+            (<double *>(p[2] + i * s[2]))[0] += (<double *>(p[0] + i * s[0]))[0] + (<double *>(p[1] + i * s[1]))[0]
+        visited += count
+    return visited
+
+
+@cython.cdivision(True)  # the bounds cannot raise, so that the prange needs no thread states
+def prange_ranges(double[:, :] a, double[:] b, double[:, :] c, int nthreads, int parts):
+    """c += a + b (b broadcast along c's rows) split into `parts` ranges of uneven lengths, which
+    a prange of nthreads threads runs, each on its own copy of one iterator (add_range).
+    Returns (elements visited, the iteration's size, PyGILState_Ensure calls, the number of
+    distinct threads that ran ranges)."""
+    cdef mvs.mvs_operands ops
+    cdef mvs.mvs_iter it
+    cdef Py_ssize_t size = 0, k, total = 0
+    cdef long g0, g1
+    cdef int ran[64]
+    cdef int t, threads = 0
+    for t in range(64):
+        ran[t] = 0
+    g0 = gil_test_ensures()
+    with nogil:
+        f64.operand_2d(&ops, 0, a, mvs.MVS_ITER_READ)
+        f64.operand_1d(&ops, 1, b, mvs.MVS_ITER_READ)
+        f64.operand_2d(&ops, 2, c, mvs.MVS_ITER_READWRITE)
+        mvs.mvs_pyx_iter_init(&it, &ops, 3, b'K')
+        mvs.mvs_pyx_check(mvs.mvs_iter_size(&it, &size))
+        # Range k is [size * k^2 / parts^2, size * (k + 1)^2 / parts^2): uneven lengths.
+        for k in prange(parts, num_threads=nthreads, schedule='static', chunksize=1):
+            total += add_range(&it, size * k * k // (parts * parts), size * (k + 1) * (k + 1) // (parts * parts))
+            t = openmp.omp_get_thread_num()
+            if t < 64:
+                ran[t] = 1
+    g1 = gil_test_ensures()
+    for t in range(64):
+        threads += ran[t]
+    return total, size, g1 - g0, threads
+
+
 # --- 4. error paths -----------------------------------------------------------------------------
 
 FAILURES = ("index_out_of_range", "reshape_needs_copy", "bad_axis", "squeeze_ndim", "from_raw_view",

@@ -25,12 +25,18 @@ any directives): its PyGILState_Ensure calls are counted. Checks, on float64 vie
 3. prange with 2 and 4 threads deriving views of one shared array: the sum equals NumPy's,
    counts balanced; with 4 threads, views of raw memory, of a buffer and of a pool's arrays,
    whose owners the threads make concurrently (at most one Ensure per thread), then none;
+3a. elementwise iteration: 1,000,000 rounds of 3 operands stored by the typed helpers (one
+   transposed, one broadcast, one converted to the helper's type) and mvs_pyx_iter_init in
+   `with nogil:`: no PyGILState_Ensure (a failing init, the control, raises and takes it),
+   acquisition counts unchanged; c += a + b split into uneven ranges run by a prange of 2 and 4
+   threads, each on its own copy of one iterator: every element visited once, no
+   PyGILState_Ensure;
 4. 100,000 calls of each failing kind (also copies whose shapes do not broadcast, into a
    repeated item, and a contiguous copy too big): the right exception and library message,
    counts and refcounts unchanged.
 One pytest test per module and section (TestGil_gil_test_c_on::test_section[success], [mix],
-[const], [raw_memory], [buffer], [pool], [movement], [copies], [prange], [errors]); see the end
-of this file.
+[const], [raw_memory], [buffer], [pool], [movement], [copies], [prange], [iteration],
+[errors]); see the end of this file.
 """
 
 import importlib
@@ -358,6 +364,41 @@ def section_prange(m, c, sources, args, module_name):
     c.check(ref0 == ref1, f"prange: array refcount {ref0} -> {ref1}")
     c.say(f"{module_name}: prange: {PRANGE_ITERATIONS:,} iterations x 2 views of one (100, 64) array, "
           f"{'; '.join(parts)} [{c.section()}]")
+
+
+def section_iteration(m, c, sources, args, module_name):
+    # 3a. Elementwise iteration: 1,000,000 rounds of 3 typed operand helpers and
+    # mvs_pyx_iter_init take no GIL; a prange split by ranges visits every element once.
+    a, b = sources["a2"].T, np.arange(5.0)  # a transposed (6, 5), b broadcast along its rows
+    out = np.zeros((6, 5))
+    init_gil, acq0, acq1, size = m.iterator_inits(CALLS, a, b, out)
+    c.check(init_gil == 0, f"iteration: {init_gil} PyGILState_Ensure calls over {CALLS} rounds of 3 operands and an init")
+    c.check(acq0 == (1, 1, 1) and acq1 == acq0, f"iteration: acquisition counts {acq0} -> {acq1}")
+    c.check(size == 30, f"iteration: size {size}, not 30")
+    # Positive control: a failing init raises, taking the GIL, and the counter sees it.
+    e0, error = m.ensures(), None
+    try:
+        m.iterator_inits(1, a, np.arange(4.0), out)
+    except ValueError as e:
+        error = str(e)
+    failing_gil = m.ensures() - e0
+    c.check(error and "could not be broadcast together with shapes (6, 5) (4,) (6, 5)" in error and failing_gil > 0,
+            f"iteration: a failing init raised {error!r}, counted {failing_gil} PyGILState_Ensure calls")
+    del a
+    parts = []
+    big_a = np.arange(64.0 * 100).reshape(64, 100).T  # (100, 64), transposed: tiled
+    big_b = np.arange(64.0)
+    for threads, nparts in ((2, 7), (4, 16), (4, 3)):
+        big_c = np.zeros((100, 64))
+        visited, size, gil, ran = m.prange_ranges(big_a, big_b, big_c, threads, nparts)
+        what = f"prange ranges, {threads} threads, {nparts} ranges"
+        c.check(visited == size == big_c.size, f"{what}: {visited} elements visited, size {size}, not {big_c.size}")
+        c.check(np.array_equal(big_c, big_a + big_b), f"{what}: c is not a + b (an element visited twice or never)")
+        c.check(gil == 0, f"{what}: {gil} PyGILState_Ensure calls")
+        c.check(ran == min(threads, nparts), f"{what}: {ran} threads ran ranges")
+        parts.append(f"{threads} threads, {nparts} ranges: {visited} visited of {size}, Ensure {gil}, {ran} threads ran")
+    c.say(f"{module_name}: iteration: {CALLS:,} rounds of 3 typed operands and mvs_pyx_iter_init in nogil: "
+          f"PyGILState_Ensure {init_gil} (a failing one: {failing_gil}); a prange by ranges: {'; '.join(parts)} [{c.section()}]")
 
 
 def section_errors(m, c, sources, args, module_name):
