@@ -445,19 +445,26 @@ clean:
 	rm -rf $(BUILD) $(VENV)
 
 # The README's C and Cython examples, compiled as written and run; their output must match the
-# README's.
+# README's. Each ```cython block is the module its first line names (`# grid.pyx`), built by
+# the ```sh blocks after the lines "Build ... `grid`"; the n-th ```python block runs them, its
+# output compared with the block after the n-th "prints:".
 readme-example: lib $(PKG)
 	@mkdir -p $(BUILD)
 	@awk '/^```c$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme_example.c
 	$(CC) -std=c11 $(STRICT) -Iinclude $(BUILD)/readme_example.c -o $(BUILD)/readme_example $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
 	@awk '/It prints:$$/{p=1;next} p&&/^```$$/{if(n++)exit;next} p&&n' README.md > $(BUILD)/readme_expected.txt
 	$(BUILD)/readme_example | diff -u $(BUILD)/readme_expected.txt -
-	@mkdir -p $(BUILD)/readme
-	@awk '/^```cython$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme/grid.pyx
-	@awk '/^```python$$/{f=1;next} /^```$$/{if(f){exit}} f' README.md > $(BUILD)/readme/run.py
-	@awk '/^prints:$$/{p=1;next} p&&/^```$$/{if(n++)exit;next} p&&n' README.md > $(BUILD)/readme/expected.txt
-	@awk '/^Build `grid`/{p=1} p&&/^```sh$$/{f=1;next} f&&/^```$$/{exit} f' README.md > $(BUILD)/readme/build.sh
-	cd $(BUILD)/readme && PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh -e build.sh && ../../$(VPY) run.py | diff -u expected.txt -
+	@rm -rf $(BUILD)/readme && mkdir -p $(BUILD)/readme
+	@cd $(BUILD)/readme && awk '/^```cython$$/{f=1; out=""; next} f&&/^```$$/{f=0; close(out); next} \
+	  f&&out==""{out=$$2} f{print > out}' $(CURDIR)/README.md && \
+	  awk '/^Build .*`grid`/{p=1} p&&/^```sh$$/{f=1; n++; next} f&&/^```$$/{f=p=0; next} f{print > ("build" n ".sh")}' \
+	    $(CURDIR)/README.md && \
+	  awk '/^```python$$/{f=1; n++; next} f&&/^```$$/{f=0; next} f{print > ("run" n ".py")}' $(CURDIR)/README.md && \
+	  awk '/^prints:$$/{p=1; next} p&&/^```$$/{if (f) f=p=0; else {f=1; n++}; next} f{print > ("expected" n ".txt")}' \
+	    $(CURDIR)/README.md
+	cd $(BUILD)/readme && test "$$(ls *.pyx build*.sh | wc -l)" = 5 && test "$$(ls run*.py expected*.txt | wc -l)" = 4 && \
+	  for b in build*.sh; do PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh -e $$b || exit 1; done && \
+	  for n in 1 2; do ../../$(VPY) run$$n.py | diff -u expected$$n.txt - || exit 1; done
 
 # --- free-threaded CPython -------------------------------------------------------------------
 # The package on a free-threaded CPython 3.13 (PEP 703, "3.13t"): python3.13t from PATH, else
@@ -562,8 +569,9 @@ cython-ops: $(foreach c,$(CY_CODES),$(CYOPS)/ops_$(c).log)
 
 # The bridge takes no GIL on success, balances Cython's acquisition counts and NumPy's reference
 # counts over 1,000,000 views, works under prange, copies and fills with no GIL (a contiguous
-# copy takes it once, for its new buffer's owner), and raises the right errors without leaking:
-# gil_test.pyx built in 4 variants (C and C++; boundscheck and initializedcheck both on, both
+# copy takes it once, for its new buffer's owner), sets up 1,000,000 elementwise iterations and
+# splits one across prange threads by ranges with no GIL, and raises the right errors without
+# leaking: gil_test.pyx built in 4 variants (C and C++; boundscheck and initializedcheck both on, both
 # off; cpp_off with the helpers' C++11 lambda form instead of GNU statement expressions), each
 # linked with --wrap=PyGILState_Ensure (counted) and OpenMP.
 CYGIL = $(CY_OUT)/cython_gil
