@@ -860,7 +860,8 @@ MVS_ITER_READ, MVS_ITER_WRITE, MVS_ITER_READWRITE, MVS_ITER_REDUCE = 1, 2, 3, 4
 class Operands:
     """The operands of one iteration of the ops module's run(), set through its typed helpers:
     operand_Nd(k, view, flags) for an N-d array (operand_const_Nd for a read-only one, and at
-    random for a read one), operand_0d for a 0-d operand, given as a 1-item array."""
+    random for a read one; for a 1-d one, at random, mvs_pyx_operand), operand_0d for a 0-d
+    operand, given as a 1-item array."""
 
     def __init__(self, mod, rng):
         self.mod, self.r, self.arrays = mod, rng, []
@@ -871,6 +872,8 @@ class Operands:
         k, n = len(self.arrays), 0 if item else a.ndim
         if not a.flags.writeable or (flags == MVS_ITER_READ and self.r.random() < 0.3):
             getattr(self.mod, f"operand_const_{n}d")(k, a)
+        elif n == 1 and self.r.random() < 0.3:
+            self.mod.operand_slice_1d(k, a, flags)
         else:
             getattr(self.mod, f"operand_{n}d")(k, a, flags)
         self.arrays.append(a.reshape(()) if item else a)
@@ -879,7 +882,7 @@ class Operands:
 
 def iteration(mod, code, rng, cases, fail):
     """The operands of elementwise iterations (operand_Nd, operand_const_Nd, operand_0d, N from
-    0 to 7) summed by the module's run() into the last one, against NumPy: 1 to 3 inputs of 0
+    0 to 7; mvs_pyx_operand) summed by the module's run() into the last one, against NumPy: 1 to 3 inputs of 0
     to 7 dimensions broadcast together (extent-1 and missing axes; read-only, stride-0,
     permuted, stepped and flipped views; now and then the output itself, in place), into an
     output of every ndim from 0 to 7 (a view with permuted axes and steps of either sign into a
