@@ -22,7 +22,8 @@ failures of those four are printed a few per kind, and all counted.
 
 One test per dtype and helper family (test_helpers[f64-reshape]) and one per dtype for the
 other sections (test_memory[f64]); see the end of this file. The view helpers are tested for
-the dtypes of --cy-view-codes (every dtype by default; the modules of the others are built with
+the dtypes of --cy-view-codes, and so are the operand helpers of iterations (test_iteration;
+every dtype by default; the modules of the others are built with
 gen_ops.py --no-views).
 """
 
@@ -1019,6 +1020,8 @@ def pytest_generate_tests(metafunc):
         views = codes(metafunc.config, "--cy-view-codes")
         metafunc.parametrize("code, family", [(c, f) for c in views for f in FAMILIES],
                              ids=[f"{c}-{f}" for c in views for f in FAMILIES])
+    elif "view_code" in metafunc.fixturenames:
+        metafunc.parametrize("view_code", codes(metafunc.config, "--cy-view-codes"))
     elif "code" in metafunc.fixturenames:
         metafunc.parametrize("code", codes(metafunc.config, "--cy-codes"))
 
@@ -1109,7 +1112,9 @@ def test_memory(code, request, record_property, capsys):
     assert not failures, f"{code}: {failures} mismatches (the first few of each kind):\n" + "\n".join(printed)
 
 
-def test_iteration(code, request, record_property, capsys):
+def test_iteration(view_code, request, record_property, capsys):
+    """The operand helpers, of the dtypes whose modules have them (--cy-view-codes)."""
+    code = view_code
     seed, cases = settings(request.config)
     mod = importlib.import_module(f"ops_{code}")
     fail = Failures()
