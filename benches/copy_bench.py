@@ -4,9 +4,9 @@ bytes, best of ROUNDS rounds. Prints a table and, for each of issue 19's targets
 met. Run: `make bench-cython`."""
 
 import numpy as np
-from time import perf_counter_ns
 
 import copy_bench_ext as ext
+from timing import python_loop
 
 ROUNDS, REPS = 7, 10
 N = 1024
@@ -17,14 +17,6 @@ def best(f):
     """GB/s of the best round of f(REPS) (which returns ns)."""
     return max(NBYTES * REPS / f(REPS) for _ in range(ROUNDS))
 
-
-def numpy(op):
-    def f(n):
-        t = perf_counter_ns()
-        for _ in range(n):
-            op()
-        return perf_counter_ns() - t
-    return f
 
 
 def main():
@@ -41,18 +33,18 @@ def main():
     results = {}
     for name, src in cases.items():
         mvs = best(lambda n: ext.helper_copy(src, dst, n))
-        np_ = best(numpy(lambda: dst.__setitem__(Ellipsis, src)))
+        np_ = best(python_loop(lambda: dst.__setitem__(Ellipsis, src)))
         cy = best(lambda n: ext.cython_copy(src, dst, n))
         assert np.array_equal(dst, src)
         results[name] = (mvs, np_, cy)
         rows.append((f"copy {name}", mvs, np_, cy))
     memcpy = best(lambda n: ext.c_memcpy(flat_src, flat_dst, n))
     mvs_c = best(lambda n: ext.helper_copy_c(a.T, n))
-    np_c = best(numpy(lambda: np.ascontiguousarray(a.T)))
+    np_c = best(python_loop(lambda: np.ascontiguousarray(a.T)))
     cy_c = best(lambda n: ext.cython_copy_c(a.T, n))
     rows.append(("new C copy of src.T", mvs_c, np_c, cy_c))
     fill = best(lambda n: ext.helper_fill(flat_dst, 1.5, n))
-    np_fill = best(numpy(lambda: flat_dst.fill(1.5)))
+    np_fill = best(python_loop(lambda: flat_dst.fill(1.5)))
     fill0 = best(lambda n: ext.helper_fill(flat_dst, 0.0, n))
     memset = best(lambda n: ext.c_memset(flat_dst, n))
     rows.append(("fill 1.5", fill, np_fill, float("nan")))

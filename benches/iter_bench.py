@@ -8,23 +8,15 @@ repetitions each, the implementations' rounds interleaved. Prints a table and, f
 
 import os
 import statistics
-from time import perf_counter_ns
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no idle BLAS threads spinning on a core
 import numpy as np  # noqa: E402
 
 import iter_bench_ext as ext  # noqa: E402
+from timing import python_loop  # noqa: E402
 
 ROUNDS = 9
 
-
-def python_loop(op):
-    def f(n):
-        t = perf_counter_ns()
-        for _ in range(n):
-            op()
-        return perf_counter_ns() - t
-    return f
 
 
 def main():
@@ -63,40 +55,28 @@ def main():
         ("add cy", "Cython c[i,j] = a[i,j] + b[i,j]", lambda n: ext.cython_add(a, b, c, n), check),
     ], 20)
 
-    # c = a + b.T, 2000x2000
-    a2, b2 = rng.random((2000, 2000)), rng.random((2000, 2000))
-    c2 = np.empty_like(a2)
-    want2 = a2 + b2.T
+    def transposed(n, key, label, with_next, reps):
+        """c = a + b.T, n x n: the number of runs of mvs_apply's iteration and the first's count."""
+        a2, b2 = rng.random((n, n)), rng.random((n, n))
+        c2 = np.empty_like(a2)
+        want2 = a2 + b2.T
 
-    def check2():
-        assert np.array_equal(c2, want2)
-        c2[...] = 0
+        def check2():
+            assert np.array_equal(c2, want2)
+            c2[...] = 0
 
-    measure("c = a + b.T, 2000x2000", [
-        ("T mvs", "mvs_apply, add loop", lambda n: ext.mvs_add_2d(a2, b2.T, c2, n), check2),
-        ("T next", "mvs_iter_next + add loop", lambda n: ext.mvs_next_add(a2, b2.T, c2, n), check2),
-        ("T np", "np.add(a, b.T, out=c)", python_loop(lambda: np.add(a2, b2.T, out=c2)), check2),
-        ("T cy", "Cython c[i,j] = a[i,j] + b[j,i]", lambda n: ext.cython_add_t(a2, b2, c2, n), check2),
-    ], 3)
-    t_runs = ext.mvs_runs(a2, b2.T, c2)
-    del a2, b2, c2, want2
+        impls = [
+            (f"{key} mvs", "mvs_apply, add loop", lambda n: ext.mvs_add_2d(a2, b2.T, c2, n), check2),
+            (f"{key} next", "mvs_iter_next + add loop", lambda n: ext.mvs_next_add(a2, b2.T, c2, n), check2),
+            (f"{key} np", "np.add(a, b.T, out=c)", python_loop(lambda: np.add(a2, b2.T, out=c2)), check2),
+            (f"{key} cy", "Cython c[i,j] = a[i,j] + b[j,i]", lambda n: ext.cython_add_t(a2, b2, c2, n), check2),
+        ]
+        measure(label, [i for i in impls if with_next or not i[0].endswith("next")], reps)
+        return ext.mvs_runs(a2, b2.T, c2)
 
-    # c = a + b.T, 4000x4000: rows long enough for K order's tiles (no target: how they pay)
-    a3, b3 = rng.random((4000, 4000)), rng.random((4000, 4000))
-    c3 = np.empty_like(a3)
-    want3 = a3 + b3.T
-
-    def check3():
-        assert np.array_equal(c3, want3)
-        c3[...] = 0
-
-    measure("c = a + b.T, 4000x4000 (tiled)", [
-        ("T4 mvs", "mvs_apply, add loop", lambda n: ext.mvs_add_2d(a3, b3.T, c3, n), check3),
-        ("T4 np", "np.add(a, b.T, out=c)", python_loop(lambda: np.add(a3, b3.T, out=c3)), check3),
-        ("T4 cy", "Cython c[i,j] = a[i,j] + b[j,i]", lambda n: ext.cython_add_t(a3, b3, c3, n), check3),
-    ], 1)
-    t4_runs = ext.mvs_runs(a3, b3.T, c3)
-    del a3, b3, c3, want3
+    t_runs = transposed(2000, "T", "c = a + b.T, 2000x2000", True, 3)
+    # rows long enough for K order's tiles (no target: how they pay)
+    t4_runs = transposed(4000, "T4", "c = a + b.T, 4000x4000 (tiled)", False, 1)
 
     # s[i] += x[i, j], 1000x1000
     x = rng.random((1000, 1000))
