@@ -15,6 +15,9 @@
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, sysconf and fork under -std=c11 */
 #endif
 #include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1254,7 +1257,42 @@ static void test_guard_pages(void) {
   }
 }
 
+/* dst = src.T for 8-byte items large enough to be tiled and streamed (over 4 MiB), odd sizes
+   (edge tiles and blocks), each side at every 8-byte offset from a 32-byte boundary: the
+   blocks of the x86-64 AVX2 kernel, its aligned and unaligned stores, and the narrower first
+   tile of each row. The bytes around the destination's items are checked untouched. */
+static void test_large_transposes(void) {
+  const ptrdiff_t rows = 1031, cols = 1029, n = rows * cols;
+  for (ptrdiff_t off = 0; off < 32; off += 8) {
+    unsigned char *sbase = (unsigned char *)aligned_alloc(32, (size_t)((n * 8 + off + 31) / 32 * 32));
+    unsigned char *dbase = (unsigned char *)malloc((size_t)(n * 8 + off + 64)), *dend;
+    /* dst at `off` bytes past a 32-byte boundary, its items the allocation's end */
+    unsigned char *dstart = dbase + (32 - (uintptr_t)dbase % 32) % 32 + off;
+    uint64_t *src = (uint64_t *)(sbase + off), *dst = (uint64_t *)dstart;
+    CHECK(sbase && dbase);
+    dend = dstart + n * 8;
+    memset(dbase, 0xA5, (size_t)(n * 8 + off + 64));
+    for (ptrdiff_t k = 0; k < n; k++) src[k] = 0x0123456789abcdefULL * (uint64_t)(k + 1);
+    ptrdiff_t shape[2] = {rows, cols}, sstrides[2] = {8, rows * 8}, dstrides[2] = {cols * 8, 8};
+    mvs_slice sv, dv;
+    CHECK(mvs_view_strided(src, 8, 2, shape, sstrides, &sv) == MVS_OK);
+    CHECK(mvs_view_strided(dst, 8, 2, shape, dstrides, &dv) == MVS_OK);
+    CHECK(mvs_copy(&sv, 2, &dv, 2, 8) == MVS_OK);
+    ptrdiff_t wrong = 0;
+    for (ptrdiff_t i = 0; i < rows; i++)
+      for (ptrdiff_t j = 0; j < cols; j++) wrong += dst[i * cols + j] != src[j * rows + i];
+    CHECK(wrong == 0);
+    ptrdiff_t touched = 0;
+    for (unsigned char *p = dbase; p < dstart; p++) touched += *p != 0xA5;
+    for (unsigned char *p = dend; p < dbase + n * 8 + off + 64; p++) touched += *p != 0xA5;
+    CHECK(touched == 0);
+    free(sbase);
+    free(dbase);
+  }
+}
+
 int main(void) {
+  test_large_transposes();
   test_copy_errors();
   test_fill_errors();
   test_copy_contiguous_errors();

@@ -981,11 +981,39 @@ def check_error(lib, name, st, want, base, before):
     return probs
 
 
+def t_large_transposes(lib):
+    """dst[...] = src.T (src a C array, so the copy is tiled) for items of 1 to 16 bytes: odd
+    sizes (edge tiles and blocks), destinations large enough to stream (4 MiB), and both sides
+    at every 8-byte offset from a 32-byte boundary (the first tile of each row is then
+    narrower, and wide stores aligned or not); the whole base, guard bytes included, equals
+    NumPy's np.copyto."""
+    probs = []
+    r = random.Random(35)
+    for itemsize in (1, 2, 4, 8, 16):
+        dt = np.dtype((np.void, itemsize))
+        for rows, cols, off in [(1031, 1029, 0), (1029, 1031, 8), (1030, 1027, 16), (67, 131, 24)]:
+            nbytes = rows * cols * itemsize
+            raw = random_bytes(r, 2 * nbytes + 6 * 64)
+            at = (-addr(raw)) % 32  # the first 32-byte boundary in raw
+            src = raw[at + 64 + off:at + 64 + off + nbytes].view(dt).reshape(cols, rows)
+            start = at + 64 + nbytes + (-nbytes) % 32 + 64 + off
+            dst = raw[start:start + nbytes].view(dt).reshape(rows, cols)
+            want = raw.copy()
+            np.copyto(want[start:start + nbytes].view(dt).reshape(rows, cols), src.T)
+            st = run_copy(lib, src.T, dst)
+            name = f"{rows} x {cols}, {itemsize}-byte items, offset {off}"
+            if st != OK:
+                probs.append(f"{name}: status {sname(st)} ({lib.mvs_last_error().decode(errors='replace')})")
+            elif raw.tobytes() != want.tobytes():
+                probs.append(f"{name}: " + diff_bytes(raw.tobytes(), want.tobytes()))
+    return probs
+
+
 NAMED = [
     t_issue_19_strided_from_prefix, t_shift_right, t_shift_left, t_shift_right_strided,
     t_reverse_in_place, t_transpose_in_place, t_permute_3d_in_place, t_row_broadcast_from_self,
     t_identical_view, t_zero_size_and_0d, t_fill_from_own_item, t_fill_stride0_and_0d,
-    t_contiguous_transposed, t_argument_errors,
+    t_contiguous_transposed, t_argument_errors, t_large_transposes,
 ]
 
 

@@ -5,7 +5,7 @@
 use core::ffi::{c_char, c_int, c_void};
 
 use super::*;
-use crate::copy::{self, Memory};
+use crate::copy::{self, Memory, Tile};
 use crate::memory;
 use crate::view::Order;
 
@@ -204,6 +204,36 @@ impl Memory<RawPtr> for Raw {
             d = d.wrapping_offset(dst_step);
             s = s.wrapping_offset(src_step);
         }
+    }
+
+    fn copy_tile<const N: usize>(&mut self, tile: &Tile<RawPtr>, stream: bool) {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if N == 8 {
+            // SAFETY: see `Raw`: the tile's items are the views'.
+            if let Some((rows, cols)) = unsafe { super::transpose::blocks(tile, stream) } {
+                // the columns right of the blocks, then the rows below them, item by item
+                Tile { rows, ..tile.from(0, cols) }.copy_items::<N, Self>(self);
+                tile.from(rows, 0).copy_items::<N, Self>(self);
+                return;
+            }
+        }
+        let _ = stream;
+        tile.copy_items::<N, Self>(self);
+    }
+
+    fn tile_side<const N: usize>(&self) -> isize {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if N == 8 {
+            if let Some(side) = super::transpose::tile_side() {
+                return side;
+            }
+        }
+        copy::TILE
+    }
+
+    fn end_stream(&mut self) {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        super::transpose::end_stream();
     }
 
     #[inline(always)]

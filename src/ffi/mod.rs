@@ -142,6 +142,8 @@ mod iter;
 mod pool;
 mod query;
 mod status;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod transpose;
 
 use core::ffi::{c_char, c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
