@@ -1257,12 +1257,12 @@ static void test_guard_pages(void) {
   }
 }
 
-/* dst = src.T for 8-byte items large enough to be tiled and streamed (over 4 MiB), odd sizes
+/* dst = src.T for 8-byte items large enough to be tiled and streamed (over 16 MiB), odd sizes
    (edge tiles and blocks), each side at every 8-byte offset from a 32-byte boundary: the
    blocks of the x86-64 AVX2 kernel, its aligned and unaligned stores, and the narrower first
    tile of each row. The bytes around the destination's items are checked untouched. */
 static void test_large_transposes(void) {
-  const ptrdiff_t rows = 1031, cols = 1029, n = rows * cols;
+  const ptrdiff_t rows = 1500, cols = 1447, n = rows * cols;
   for (ptrdiff_t off = 0; off < 32; off += 8) {
     unsigned char *sbase = (unsigned char *)aligned_alloc(32, (size_t)((n * 8 + off + 31) / 32 * 32));
     unsigned char *dbase = (unsigned char *)malloc((size_t)(n * 8 + off + 64)), *dend;

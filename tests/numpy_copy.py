@@ -983,7 +983,7 @@ def check_error(lib, name, st, want, base, before):
 
 def t_large_transposes(lib):
     """dst[...] = src.T (src a C array, so the copy is tiled) for items of 1 to 16 bytes: odd
-    sizes (edge tiles and blocks), destinations large enough to stream (4 MiB), and both sides
+    sizes (edge tiles and blocks), destinations large enough to stream (16 MiB) and not, both sides
     at every 8-byte offset from a 32-byte boundary (the first tile of each row is then
     narrower, and wide stores aligned or not); the whole base, guard bytes included, equals
     NumPy's np.copyto."""
@@ -991,7 +991,7 @@ def t_large_transposes(lib):
     r = random.Random(35)
     for itemsize in (1, 2, 4, 8, 16):
         dt = np.dtype((np.void, itemsize))
-        for rows, cols, off in [(1031, 1029, 0), (1029, 1031, 8), (1030, 1027, 16), (67, 131, 24)]:
+        for rows, cols, off in [(1500, 1447, 0), (1447, 1501, 8), (1450, 1447, 16), (1031, 1029, 24), (67, 131, 8)]:
             nbytes = rows * cols * itemsize
             raw = random_bytes(r, 2 * nbytes + 6 * 64)
             at = (-addr(raw)) % 32  # the first 32-byte boundary in raw
