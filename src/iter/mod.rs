@@ -404,6 +404,9 @@ impl<P: Addr> Iter<P> {
     /// tiles.
     fn tiles(&mut self) {
         let n = self.ndim;
+        if self.shape[n - 1] <= TILE_MIN_ROW_LINES {
+            return;
+        }
         let axis = (0..self.nop).find_map(|k| {
             let mut strides = [0; MAX_DIMS];
             for (axis, s) in strides[..n].iter_mut().enumerate() {
@@ -413,7 +416,7 @@ impl<P: Addr> Iter<P> {
         });
         let Some((k, axis)) = axis else { return };
         let rows = (TILE_ROW_BYTES / self.strides[axis][k].abs()).max(1);
-        if self.shape[axis] < 2 * rows || self.shape[n - 1] <= TILE_MIN_ROW_LINES {
+        if self.shape[axis] < 2 * rows {
             return;
         }
         self.shape[axis..n - 1].rotate_left(1);
