@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench icount besttime miri clean
+.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
 
 all: lib
 
@@ -179,7 +179,7 @@ cython-demo: lib $(PKG)
 # ft-stress, alone.
 TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke rust-test c-test valgrind icount numpy-test \
   dlpack-test stress-gil readme-example install-test package-errors check-header check-pxd check-decls check-version \
-  check-names header-alone layout-check
+  check-names header-alone layout-check check-figures
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test:
@@ -311,23 +311,62 @@ numpy-test: lib $(VPY)
 dlpack-test: $(PKG)
 	CC="$(CC)" $(VPY) -m pytest tests/test_dlpack.py -q -p no:cacheprovider
 
-# --- other --------------------------------------------------------------------------------
-bench: bench-cython bench-transpose
-	$(CARGO) bench -p memviewslice-benches --bench views
-	$(CARGO) bench -p memviewslice-benches --bench ownership
-	$(CARGO) bench -p memviewslice-benches --bench copy
+# --- benchmarks ---------------------------------------------------------------------------
+# `make bench` runs every benchmark that the README quotes, one after the other (a few minutes
+# on 2 cores; each bench-* target also runs alone). Each prints its tables and records its
+# figures, with the machine and the date, in benches/results/<name>.json (benches/record.py):
+# that record is committed, and the README's figure blocks are rendered from it
+# (tools/readme_figures.py, which `make bench` runs last; check-figures, part of make test,
+# fails when the README differs from the record or quotes a figure outside the blocks).
+# matplotlib, for the picture, is installed into the venv by this target only.
+BENCHES := bench-cython bench-bridge bench-iter bench-transpose bench-criterion besttime bench-bandwidth
 
-# The Cython bridge against Cython's own slicing, NumPy and a pointer cast, and its copies
-# against NumPy's and Cython's, from Python (prints tables; missed targets are reported, not
+bench:
+	@for b in $(BENCHES); do echo "== make $$b"; $(MAKE) --no-print-directory $$b || exit 1; done
+	$(PYTHON) tools/readme_figures.py
+
+check-figures:
+	$(PYTHON) tools/readme_figures.py --check
+
+BENCH_DEPS := $(VENV)/.bench-deps
+
+$(BENCH_DEPS): $(VPY)
+	$(VPY) -m pip install --quiet matplotlib
+	@touch $@
+
+# The Cython bridge against Cython's own slicing, NumPy and a pointer cast (cython_bench.py),
+# the typed pool against NumPy and Cython's allocations (pool_bench.py), and the helpers' copies
+# against NumPy's and Cython's (copy_bench.py), from Python (missed targets are reported, not
 # failures).
-bench-cython: bench-bridge
+BENCH_COPY := $(BUILD)/benches/copy
+
+$(BENCH_COPY)/build.log: benches/copy_bench.pyx $(PKG) tools/build_ext.py
+	@mkdir -p $(@D)
+	@$(call CY_BUILD_LOGGED,$(CYBUILD) $< --out $(@D) --name copy_bench_ext)
+
+bench-cython: $(PKG) $(BENCH_COPY)/build.log
 	$(CYBUILD) benches/cython_bench.pyx --out $(BUILD)/benches/cython --name cython_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
-	$(CYBUILD) benches/copy_bench.pyx --out $(BUILD)/benches/copy --name copy_bench_ext >/dev/null
-	PYTHONPATH=$(BUILD)/benches/copy $(VPY) benches/copy_bench.py
-	@$(MAKE) --no-print-directory bench-iter
+	PYTHONPATH=$(BENCH_COPY) $(VPY) benches/copy_bench.py
+
+# Copy bandwidth against array size (benches/bandwidth.py, with copy_bench.pyx's loops), drawn
+# into docs/copy_bandwidth.png, which the README shows (benches/plot_bandwidth.py).
+bench-bandwidth: $(BENCH_COPY)/build.log $(BENCH_DEPS)
+	PYTHONPATH=$(BENCH_COPY) $(VPY) benches/bandwidth.py
+	$(VPY) benches/plot_bandwidth.py
+
+# The criterion benchmarks of the C ABI, recorded in benches/results/criterion.json, then the
+# tables of benches/report.py (each derivation's median next to a 208-byte struct copy, the axis
+# permutations next to Rust's ndarray) and benches/copy_report.py (the copies).
+CRITERION_BENCHES := views ownership copy
+
+bench-criterion:
+	@for b in $(CRITERION_BENCHES); do $(CARGO) bench -p memviewslice-benches --bench $$b || exit 1; done
+	$(PYTHON) benches/record.py criterion $(CRITERION_BENCHES) copy_small
+	$(PYTHON) benches/report.py
+	$(PYTHON) benches/copy_report.py
 
 # Elementwise iteration (mvs_apply, mvs_iter_init) against a C loop, Cython's nested loops,
 # NumPy's ufuncs and NpyIter (benches/iter_bench.py; NpyIter through NumPy's C API). Built at
@@ -343,7 +382,8 @@ bench-iter: $(PKG)
 bench-transpose: lib
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 $(STRICT) -O2 -Iinclude benches/transpose.c -o $(BUILD)/transpose $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
-	$(BUILD)/transpose
+	$(BUILD)/transpose $(BUILD)/transpose.txt
+	$(PYTHON) benches/record.py transpose "make bench-transpose" $(BUILD)/transpose.txt
 
 # The typed helpers against Cython's own slicing as users write it (fresh local, reassigned,
 # returned), built with gcc and, when installed, clang (benches/bridge_bench.py).
@@ -389,8 +429,10 @@ icount-baseline:
 	rm -f $(ICOUNT_OUT) && $(MAKE) --no-print-directory $(ICOUNT_OUT) && cp $(ICOUNT_OUT) benches/icount.baseline
 
 besttime: $(BUILD)/icount
-	$(BUILD)/icount time
+	$(BUILD)/icount time $(BUILD)/besttime.txt
+	$(PYTHON) benches/record.py besttime "make besttime" $(BUILD)/besttime.txt
 
+# --- other --------------------------------------------------------------------------------
 # fuzz/fuzz_api.c calls every exported function with arguments decoded from the fuzzer's bytes,
 # every object the library reads or writes flush against a PROT_NONE page, and checks each call
 # against a model of the header (its comment lists the oracles). `make fuzz FUZZ_SECONDS=N`

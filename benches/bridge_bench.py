@@ -25,6 +25,8 @@ about --target-ms, in ns per view, the cases taken in turn so that drift reaches
 Targets (issue 21): the helper's fresh form at most 2x Cython's fresh form, the loop form at
 most 3x Cython's loop form, with gcc; clang and the return form are reported. A missed target
 is a result: the script exits nonzero only when a build is missing or the two loops disagree.
+Every figure is recorded in benches/results/bridge.json as `<compiler>/<view>/<form>/<cy or mvs>`
+(not in a --quick run).
 
     make bench-bridge        # builds both modules and runs this script
 """
@@ -35,6 +37,8 @@ import sys
 import time
 
 import numpy as np
+
+from record import save
 
 KINDS = ["rows_cols", "rows", "row", "T", "subview"]
 FORMS = ["fresh", "loop", "return"]
@@ -72,6 +76,7 @@ def main():
         sys.exit("bridge_bench_gcc is not built")
 
     failed = False
+    figures = {}
     for cc, m in modules.items():
         forms = m.FORMS
         # Both loops add the same items: their sums agree, or one of them is not the view.
@@ -106,6 +111,9 @@ def main():
                 limit = TARGETS.get(form)
                 verdict = "-" if limit is None else f"<= {limit:g}x: {'met' if ratio <= limit else 'missed'}"
                 print(f"| {kind} | {form} | {cy:.1f} | {mvs:.1f} | {ratio:.1f}x | {verdict} |")
+        figures.update({f"{cc}/{kind}/{form}/{who}": ns for (kind, form, who), ns in results.items()})
+    if not args.quick:
+        save("bridge", "make bench-bridge", figures)
     return 1 if failed else 0
 
 

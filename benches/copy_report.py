@@ -2,28 +2,19 @@
 """Table of the `copy` benchmark: GB/s (destination bytes per second, median) of each data
 movement next to its baselines of the same run, and the ratios issue 19 sets targets on.
 
-Usage (from the repository root, after `make bench`, which runs
-`cargo bench -p memviewslice-benches --bench copy`):
+Usage (from the repository root, after `make bench-criterion`, which runs it):
 
     python3 benches/copy_report.py
 
-Reads target/criterion/copy*/*/new/estimates.json (or under $CARGO_TARGET_DIR).
+Reads the record of criterion's last run, benches/results/criterion.json (benches/record.py).
 """
 
 import json
-import os
 from pathlib import Path
-
-NBYTES = 1024 * 1024 * 8
-ROOT = Path(os.environ.get("CARGO_TARGET_DIR", "target")) / "criterion"
-
-
-def ns(group, name):
-    path = ROOT / group / name / "new" / "estimates.json"
-    return json.loads(path.read_text())["median"]["point_estimate"]
 
 
 def main():
+    figures = json.loads((Path(__file__).resolve().parent / "results" / "criterion.json").read_text())["figures"]
     rows = [
         ("contiguous", ["mvs_copy", "memcpy"]),
         ("strided", ["mvs_copy", "loop"]),
@@ -34,10 +25,10 @@ def main():
     print("| 8 MiB of float64 | GB/s |\n|---|---:|")
     for case, names in rows:
         for name in names:
-            gbs[case, name] = NBYTES / ns("copy", f"{case}_{name}")
+            gbs[case, name] = figures[f"copy/{case}/{name} GB/s"]
             print(f"| {case}: {name} | {gbs[case, name]:.1f} |")
     memcpy = gbs["contiguous", "memcpy"]
-    floor, small = ns("copy_small", "floor"), ns("copy_small", "mvs_copy")
+    floor, small = figures["copy_small/floor"], figures["copy_small/mvs_copy"]
     print()
     print(f"contiguous mvs_copy / memcpy: {gbs['contiguous', 'mvs_copy'] / memcpy:.2f}x (target >= 0.95)")
     print(f"transposed mvs_copy: {gbs['transposed', 'mvs_copy'] / memcpy:.0%} of memcpy, "

@@ -47,7 +47,8 @@ same view (`r = a[...]` in the loop). The two targets (within 1.3x of Cython's o
 judged against both of its forms, >= 15x faster than NumPy's Python-level slice-and-reshape)
 are printed as met or missed; a
 missed target is a result, not an error: the script exits nonzero only when something fails
-(a build missing, a view that differs from NumPy's).
+(a build missing, a view that differs from NumPy's). The figures are recorded in
+benches/results/cython.json under the cases' keys (not in a --quick run).
 
 Run from the repository root (`make lib` first):
 
@@ -68,6 +69,8 @@ import sys
 import time
 
 import numpy as np
+
+from record import save
 
 try:
     import cython_bench_ext as cb
@@ -297,6 +300,8 @@ def main():
     best, counts = measure(buf, a_np, args.reps, args.target_ms)
     check_views(buf, a_np)
     report(best, counts, args.reps)
+    if not args.quick:
+        save("cython", "make bench-cython", best)
     return 0
 
 

@@ -5,8 +5,11 @@
  *   icount OP N   calls OP N times. `make icount` runs it under valgrind's callgrind with N and
  *                 2N and prints the difference divided by N: instructions per call, a figure that
  *                 does not move with machine load.
- *   icount time   times every OP in 30 interleaved rounds of 200,000 calls and prints the best
- *                 round of each in ns per call, with its ratio to the floor's (`make besttime`).
+ *   icount time [FILE]
+ *                 times every OP in 30 interleaved rounds of 200,000 calls and prints the best
+ *                 round of each in ns per call, with its ratio to the floor's; with FILE, also
+ *                 writes `OP ns` lines there (`make besttime` records them in
+ *                 benches/results/besttime.json).
  *                 The best of interleaved rounds is what a quiet machine gives; noise only adds.
  *
  * OP: floor (a 208-byte struct copy plus two dims, in a function that is not inlined, as the
@@ -161,7 +164,7 @@ int main(int argc, char **argv) {
     if (mvs_view_strided(buf, sizeof(double), 2, three, row, &small_src) != MVS_OK) return 1;
     if (mvs_view_contiguous(small, sizeof(double), 2, three, 'C', &small_dst) != MVS_OK) return 1;
     if (mvs_pool_create(sizeof(double), 2, three, 'C', 16, &pool) != MVS_OK) return 1;
-    if (argc == 2 && !strcmp(argv[1], "time")) {
+    if ((argc == 2 || argc == 3) && !strcmp(argv[1], "time")) {
         double best[NOPS];
         for (int k = 0; k < NOPS; k++) best[k] = 1e300;
         for (int round = 0; round < ROUNDS; round++) {
@@ -175,12 +178,22 @@ int main(int argc, char **argv) {
         printf("| op | best ns per call | ratio to floor |\n|---|---:|---:|\n");
         for (int k = 0; k < NOPS; k++) printf("| %s | %.1f | %.2fx |\n", ops[k], best[k], best[k] / best[0]);
         printf("\npool / malloc_free: %.2fx\n", best[NOPS - 1] / best[NOPS - 2]);
+        if (argc == 3) {
+            FILE *record = fopen(argv[2], "w");
+            if (!record) {
+                perror(argv[2]);
+                return 1;
+            }
+            fprintf(record, "rounds %d\n", ROUNDS);
+            for (int k = 0; k < NOPS; k++) fprintf(record, "%s %.4g\n", ops[k], best[k]);
+            return fclose(record) != 0;
+        }
         return 0;
     }
     if (argc == 3) {
         for (int k = 0; k < NOPS; k++)
             if (!strcmp(argv[1], ops[k])) return run(k, atol(argv[2])) != 0;
     }
-    fprintf(stderr, "usage: %s OP N | %s time\n", argv[0], argv[0]);
+    fprintf(stderr, "usage: %s OP N | %s time [FILE]\n", argv[0], argv[0]);
     return 2;
 }

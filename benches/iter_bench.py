@@ -4,7 +4,8 @@ loops over typed memoryviews, NumPy's ufuncs (timed from Python) and NumPy's ite
 (NpyIter_MultiNew + NpyIter_Deallocate through its C API), all in one process, on float64.
 Each figure is a time per operation: the best (and the median) of ROUNDS rounds of a few
 repetitions each, the implementations' rounds interleaved. Prints a table and, for each of issue 34's speed targets, whether it is met
-(a missed target is a result, not an error). Run: `make bench-iter`."""
+(a missed target is a result, not an error); records each implementation's best time, ns, in
+benches/results/iter.json, with the driver's cost per run. Run: `make bench-iter`."""
 
 import os
 import statistics
@@ -13,6 +14,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no idle BLAS threads spinn
 import numpy as np  # noqa: E402
 
 import iter_bench_ext as ext  # noqa: E402
+from record import save  # noqa: E402
 from timing import python_loop  # noqa: E402
 
 ROUNDS = 9
@@ -146,6 +148,10 @@ def main():
         r_best, r_med = t[base][0] / t[mine][0], t[base][1] / t[mine][1]
         print(f"{what:42} {r_best:5.2f}x {r_med:6.2f}x  {'met' if r_best >= want else 'MISSED'}"
               f"{'' if (r_best >= want) == (r_med >= want) else ' (median: the other way)'}")
+    figures = {key: best for key, (best, _) in t.items()}
+    figures["rounds"] = ROUNDS
+    figures["per run apply"], figures["per run next"] = t["runs apply nop"][0] / 1e5, t["runs next nop"][0] / 1e5
+    save("iter", "make bench-iter", figures)
 
 
 if __name__ == "__main__":

@@ -3,18 +3,17 @@
 then the operations measured against what a Rust user would write instead (ndarray), in the
 same run.
 
-Usage (from the repository root, after `make bench` or
-`cargo bench -p memviewslice-benches --bench views`):
+Usage (from the repository root, after `make bench-criterion`, which runs it):
 
     python3 benches/report.py            # Markdown table on stdout
     python3 benches/report.py --check    # same, and exit 1 if a target is missed
 
-Reads target/criterion/views/*/new/estimates.json (or under $CARGO_TARGET_DIR). The floor is
-the `floor` benchmark of the same run: a 208-byte mvs_slice copy plus two dimensions written.
+Reads the record of criterion's last run, benches/results/criterion.json (benches/record.py).
+The floor is the `floor` benchmark of the same run: a 208-byte mvs_slice copy plus two
+dimensions written.
 """
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -45,15 +44,11 @@ RIVALS = {
 
 
 def main() -> int:
-    root = Path(__file__).resolve().parent.parent
-    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
-    group = target / "criterion" / GROUP
-    medians = {}
-    for est in sorted(group.glob("*/new/estimates.json")):
-        meta = json.loads((est.parent / "benchmark.json").read_text())
-        medians[meta["function_id"]] = json.loads(est.read_text())["median"]["point_estimate"]
+    record = Path(__file__).resolve().parent / "results" / "criterion.json"
+    figures = json.loads(record.read_text())["figures"]
+    medians = {k.split("/", 1)[1]: ns for k, ns in figures.items() if k.startswith(f"{GROUP}/")}
     if FLOOR not in medians:
-        print(f"no {group}/{FLOOR} results: run `make bench` first", file=sys.stderr)
+        print(f"no {GROUP}/{FLOOR} in {record}: run `make bench-criterion` first", file=sys.stderr)
         return 2
 
     floor = medians[FLOOR]

@@ -3,7 +3,9 @@
    4, 8 and 16 bytes, 2-d transposes from 1000 x 1000 to 4096 x 4096 and the 3-d permutation
    (2, 0, 1) of 200 x 200 x 200, and the contiguous copy. The arrays are where NumPy puts large
    ones: 16 bytes into memory that asks for transparent huge pages. Each figure is the best of
-   ROUNDS, the two copies' rounds interleaved. Run: `make bench-transpose`. */
+   ROUNDS, the two copies' rounds interleaved. Run: `make bench-transpose`, which records the
+   `name value` lines written to the file named by the first argument (ms, best of ROUNDS) in
+   benches/results/transpose.json. */
 #define _GNU_SOURCE /* madvise, clock_gettime */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +18,8 @@
 
 #define ROUNDS 9
 #define HUGE_PAGE ((size_t)2 << 20)
+
+static FILE *record; /* the `name value` lines, or NULL */
 
 static double now(void) {
     struct timespec t;
@@ -42,9 +46,10 @@ static void *opaque(void *p) {
     return p;
 }
 
-/* The best seconds of mvs_copy(src, dst) and of memcpy of dst's bytes, interleaved. */
-static void measure(const char *what, const mvs_slice *src, const mvs_slice *dst, int ndim, ptrdiff_t itemsize,
-                    size_t nbytes) {
+/* The best seconds of mvs_copy(src, dst) and of memcpy of dst's bytes, interleaved; recorded
+   as `key/mvs_copy_ms` and `key/memcpy_ms`. */
+static void measure(const char *what, const char *key, const mvs_slice *src, const mvs_slice *dst, int ndim,
+                    ptrdiff_t itemsize, size_t nbytes) {
     double copy = 1e9, mc = 1e9;
     for (int r = 0; r < ROUNDS; r++) {
         double t = now();
@@ -60,6 +65,7 @@ static void measure(const char *what, const mvs_slice *src, const mvs_slice *dst
         mc = t < mc ? t : mc;
     }
     printf("%-44s %9.3f ms %9.3f ms   %5.2fx\n", what, copy * 1e3, mc * 1e3, mc / copy);
+    if (record) fprintf(record, "%s/mvs_copy_ms %.6g\n%s/memcpy_ms %.6g\n", key, copy * 1e3, key, mc * 1e3);
 }
 
 /* dst (n x m, C order) = src.T, src (m x n, C order), items of `itemsize` bytes. */
@@ -70,14 +76,22 @@ static void transpose2d(ptrdiff_t n, ptrdiff_t m, ptrdiff_t itemsize) {
     mvs_slice src, dst;
     mvs_view_strided(a, itemsize, 2, shape, tstrides, &src);
     mvs_view_strided(b, itemsize, 2, shape, strides, &dst);
-    char what[64];
+    char what[64], key[64];
     snprintf(what, sizeof what, "transpose %td x %td, %td-byte items", n, m, itemsize);
-    measure(what, &src, &dst, 2, itemsize, nbytes);
+    snprintf(key, sizeof key, "transpose/%td/%td", n, itemsize);
+    measure(what, key, &src, &dst, 2, itemsize, nbytes);
     free(a - 16);
     free(b - 16);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1) {
+        if (!(record = fopen(argv[1], "w"))) {
+            perror(argv[1]);
+            return 1;
+        }
+        fprintf(record, "rounds %d\n", ROUNDS);
+    }
     printf("%-44s %12s %12s %8s\n", "copy", "mvs_copy", "memcpy", "speed");
     {
         size_t nbytes = (size_t)2000 * 2000 * 8;
@@ -86,7 +100,7 @@ int main(void) {
         mvs_slice src, dst;
         mvs_view_contiguous(a, 8, 1, &n, 'C', &src);
         mvs_view_contiguous(b, 8, 1, &n, 'C', &dst);
-        measure("contiguous, 2000 x 2000 float64", &src, &dst, 1, 8, nbytes);
+        measure("contiguous, 2000 x 2000 float64", "contiguous/2000/8", &src, &dst, 1, 8, nbytes);
         free(a - 16);
         free(b - 16);
     }
@@ -104,9 +118,9 @@ int main(void) {
         mvs_slice src, dst;
         mvs_view_strided(a, isz, 3, shape, permuted, &src);
         mvs_view_strided(b, isz, 3, shape, strides, &dst);
-        measure("permute (2, 0, 1) of 200^3 float64", &src, &dst, 3, isz, nbytes);
+        measure("permute (2, 0, 1) of 200^3 float64", "permute/200/8", &src, &dst, 3, isz, nbytes);
         free(a - 16);
         free(b - 16);
     }
-    return 0;
+    return record && fclose(record) != 0;
 }
