@@ -253,6 +253,9 @@ def render(text):
 
     def block(m):
         name = m.group(2)
+        if "<!-- figures:" in m.group(3):
+            problems.append(f"figures:{name}: not closed by `<!-- /figures -->` before the next block")
+            return m.group(0)
         if name not in RENDER:
             problems.append(f"figures:{name}: no such block (known: {', '.join(RENDER)})")
             return m.group(0)
@@ -292,8 +295,8 @@ def main(argv):
                  for n, line in strays(text)]
     if check and new != text:
         changed = [m.group(2) for m, o in zip(BLOCK.finditer(text), BLOCK.finditer(new)) if m.group(0) != o.group(0)]
-        problems.append(f"README.md's blocks {', '.join(changed)} differ from what benches/results renders: "
-                        "run `python3 tools/readme_figures.py` (or `make bench`) and commit")
+        problems.append(f"README.md's figure blocks that differ from what benches/results renders: "
+                        f"{', '.join(changed)}; run `python3 tools/readme_figures.py` (or `make bench`) and commit")
     if not check and new != text:
         README.write_text(new)
         print("README.md: figure blocks rewritten from benches/results")
