@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "copy_bandwidth.png"
@@ -40,12 +41,15 @@ def main():
         line(f"numpy_{source}", f"np.copyto, {source}", color=colour, linestyle="--")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
     ax.set_xticks(list(TICKS), list(TICKS.values()))
     ax.set_xlabel("destination size (float64)")
     ax.set_ylabel("GB/s of destination")
     m = record["machine"]
-    ax.set_title(f"Copies into a C-contiguous array, one thread ({m['cores']} cores, {m['cpu']}, {m['date']})",
-                 fontsize=9)
+    ax.set_title(f"Copies into a C-contiguous array, one thread ({m['cores']} cores, {m['cpu']}, load {m['load']:g}, "
+                 f"{m['date']})", fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
