@@ -357,14 +357,15 @@ bench-bandwidth: $(BENCH_COPY)/build.log $(BENCH_DEPS)
 	PYTHONPATH=$(BENCH_COPY) $(VPY) benches/bandwidth.py
 	$(VPY) benches/plot_bandwidth.py
 
-# The criterion benchmarks of the C ABI, recorded in benches/results/criterion.json, then the
-# tables of benches/report.py (each derivation's median next to a 208-byte struct copy, the axis
-# permutations next to Rust's ndarray) and benches/copy_report.py (the copies).
+# The criterion benchmarks of the C ABI, their groups recorded in benches/results/criterion.json,
+# then the tables of benches/report.py (each derivation's median next to a 208-byte struct copy,
+# the axis permutations next to Rust's ndarray) and benches/copy_report.py (the copies).
 CRITERION_BENCHES := views ownership copy
+CRITERION_GROUPS := views ownership copy copy_small
 
 bench-criterion:
 	@for b in $(CRITERION_BENCHES); do $(CARGO) bench -p memviewslice-benches --bench $$b || exit 1; done
-	$(PYTHON) benches/record.py criterion $(CRITERION_BENCHES) copy_small
+	$(PYTHON) benches/record.py criterion $(CRITERION_GROUPS)
 	$(PYTHON) benches/report.py
 	$(PYTHON) benches/copy_report.py
 
