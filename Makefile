@@ -319,7 +319,7 @@ dlpack-test: $(PKG)
 # (tools/readme_figures.py, which `make bench` runs last; check-figures, part of make test,
 # fails when the README differs from the record or quotes a figure outside the blocks).
 # matplotlib, for the picture, is installed into the venv by this target only.
-BENCHES := bench-cython bench-bridge bench-iter bench-transpose bench-criterion besttime bench-bandwidth
+BENCHES := bench-cython bench-bridge bench-iter bench-transpose besttime bench-bandwidth bench-criterion
 
 bench:
 	@for b in $(BENCHES); do echo "== make $$b"; $(MAKE) --no-print-directory $$b || exit 1; done
@@ -359,13 +359,16 @@ bench-bandwidth: $(BENCH_COPY)/build.log $(BENCH_DEPS)
 
 # The criterion benchmarks of the C ABI, their groups recorded in benches/results/criterion.json,
 # then the tables of benches/report.py (each derivation's median next to a 208-byte struct copy,
-# the axis permutations next to Rust's ndarray) and benches/copy_report.py (the copies).
+# the axis permutations next to Rust's ndarray) and benches/copy_report.py (the copies). They
+# build in a target directory of their own: in target/ their build of the library would replace
+# the release build's files, which cargo would then rebuild for `lib`, and so on at every run.
 CRITERION_BENCHES := views ownership copy
 CRITERION_GROUPS := views ownership copy copy_small
+CRITERION_ENV := CARGO_TARGET_DIR=$(CURDIR)/target/bench
 
 bench-criterion:
-	@for b in $(CRITERION_BENCHES); do $(CARGO) bench -p memviewslice-benches --bench $$b || exit 1; done
-	$(PYTHON) benches/record.py criterion $(CRITERION_GROUPS)
+	@for b in $(CRITERION_BENCHES); do $(CRITERION_ENV) $(CARGO) bench -p memviewslice-benches --bench $$b || exit 1; done
+	$(CRITERION_ENV) $(PYTHON) benches/record.py criterion $(CRITERION_GROUPS)
 	$(PYTHON) benches/report.py
 	$(PYTHON) benches/copy_report.py
 

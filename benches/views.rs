@@ -3,8 +3,9 @@
 //! `out` plus writing two dimensions of the copy, in a non-inlined function taking the same
 //! pointers. Every operation works on a 4-D C-contiguous float64 view of shape (8, 16, 32, 64).
 //!
-//! Run: `make bench` (or `cargo bench -p memviewslice-benches --bench views`), then
-//! `python3 benches/report.py` for the table of medians, ratios to the floor and targets.
+//! Run: `make bench-criterion` (part of `make bench`), which records the medians in
+//! benches/results/criterion.json and prints `python3 benches/report.py`'s table of medians,
+//! ratios to the floor and targets.
 
 use std::hint::black_box;
 use std::time::Duration;
