@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
+.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
 
 all: lib
 
@@ -319,7 +319,7 @@ dlpack-test: $(PKG)
 # (tools/readme_figures.py, which `make bench` runs last; check-figures, part of make test,
 # fails when the README differs from the record or quotes a figure outside the blocks).
 # matplotlib, for the picture, is installed into the venv by this target only.
-BENCHES := bench-cython bench-bridge bench-iter bench-transpose besttime bench-bandwidth bench-criterion
+BENCHES := bench-cython bench-bridge bench-iter bench-transpose bench-alloc besttime bench-bandwidth bench-criterion
 
 bench:
 	@for b in $(BENCHES); do echo "== make $$b"; $(MAKE) --no-print-directory $$b || exit 1; done
@@ -388,6 +388,14 @@ bench-transpose: lib
 	$(CC) -std=c11 $(STRICT) -O2 -Iinclude benches/transpose.c -o $(BUILD)/transpose $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
 	$(BUILD)/transpose $(BUILD)/transpose.txt
 	$(PYTHON) benches/record.py transpose "make bench-transpose" $(BUILD)/transpose.txt
+
+# Small arrays from a pool and small buffers against malloc and aligned_alloc, 1 to 16 threads,
+# in 5 processes (benches/alloc.c: issue 35's second and third targets; the worst process
+# counts).
+bench-alloc: lib
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 $(STRICT) -O2 -pthread -Iinclude benches/alloc.c -o $(BUILD)/alloc $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
+	$(BUILD)/alloc
 
 # The typed helpers against Cython's own slicing as users write it (fresh local, reassigned,
 # returned), built with gcc and, when installed, clang (benches/bridge_bench.py).

@@ -1,6 +1,8 @@
 /* mvs_buffer, single-threaded:
  * - mvs_buffer_alloc: alignment of the data for every power of two up to 4096 and sizes
  *   around it, zeroed memory, size 0, all bytes writable (ASan checks the bounds);
+ * - small blocks kept for reuse: a released small buffer's block comes back to the thread's
+ *   next allocation of its size class, zero-filled when asked, aligned, whole;
  * - mvs_buffer_wrap: the callback runs exactly once, with data and ctx, at the last release,
  *   not before; NULL callback; read-only flag; zero-size wrap of NULL;
  * - views: mvs_buffer_view in C and F order, memview is the buffer, derived views carry it,
@@ -59,6 +61,40 @@ static void test_alloc(void) {
     CHECK(pa != NULL && pb != NULL && pa != pb);
     mvs_buffer_release(a);
     mvs_buffer_release(b);
+  }
+}
+
+/* Small buffers' blocks are kept by the releasing thread and come back to its next allocations
+   of their size class: zeroed when asked (the block is dirty), aligned, every byte writable. */
+static void test_reuse(void) {
+  static const ptrdiff_t sizes[] = {0, 1, 72, 100, 200, 256, 257, 1000};
+  static const ptrdiff_t aligns[] = {1, 8, 16, 32, 64, 128};
+  size_t i, j;
+  for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    for (j = 0; j < sizeof aligns / sizeof *aligns; j++) {
+      ptrdiff_t n = sizes[i], k, nonzero = 0;
+      mvs_buffer *a = NULL, *b = NULL, *c = NULL;
+      unsigned char *p = NULL;
+      if (!CHECK_ST(mvs_buffer_alloc(n, aligns[j], 0, &a), MVS_OK)) continue;
+      mvs_buffer_data(a, (void **)&p);
+      memset(p, 0xab, (size_t)n);
+      mvs_buffer_release(a);
+      if (!CHECK_ST(mvs_buffer_alloc(n, aligns[j], MVS_BUFFER_ZEROED, &b), MVS_OK)) continue;
+      /* Kept: up to 256 bytes at alignments up to 64. */
+      if (n <= 256 && aligns[j] <= 64) CHECK_PTR(b, a);
+      mvs_buffer_data(b, (void **)&p);
+      CHECK_EQ(ADDR(p) % (uintptr_t)aligns[j], 0);
+      for (k = 0; k < n; k++) nonzero += p[k] != 0;
+      CHECK_EQ(nonzero, 0);
+      memset(p, 0xcd, (size_t)n);
+      mvs_buffer_release(b);
+      /* A smaller request of the same class gets the same block, data aligned and writable. */
+      if (!CHECK_ST(mvs_buffer_alloc(n / 2, aligns[j], 0, &c), MVS_OK)) continue;
+      mvs_buffer_data(c, (void **)&p);
+      CHECK_EQ(ADDR(p) % (uintptr_t)aligns[j], 0);
+      memset(p, 0xef, (size_t)(n / 2));
+      mvs_buffer_release(c);
+    }
   }
 }
 
@@ -338,6 +374,7 @@ static void test_errors(void) {
 
 int main(void) {
   test_alloc();
+  test_reuse();
   test_wrap();
   test_views();
   test_handoffs();

@@ -59,33 +59,6 @@ impl Drop for mvs_pool {
     }
 }
 
-/// The calling thread's identity for the pool's per-thread caches (`memory::FreeList`): on
-/// Linux on x86-64 and AArch64, its thread pointer, which is unique among live threads and
-/// one instruction to read; elsewhere the address of a thread-local.
-#[inline(always)]
-fn thread_id() -> usize {
-    #[cfg(all(target_os = "linux", target_arch = "x86_64", not(miri)))]
-    {
-        let tp: usize;
-        // SAFETY: on x86-64 Linux, `fs:0` holds the thread control block's address (its own
-        // pointer, set by the C library for every thread); reading it has no side effect.
-        unsafe { core::arch::asm!("mov {}, fs:0", out(reg) tp, options(nostack, readonly, preserves_flags, pure)) };
-        tp
-    }
-    #[cfg(all(target_os = "linux", target_arch = "aarch64", not(miri)))]
-    {
-        let tp: usize;
-        // SAFETY: `tpidr_el0` holds the thread pointer, set by the C library for every thread;
-        // reading it has no side effect.
-        unsafe { core::arch::asm!("mrs {}, tpidr_el0", out(reg) tp, options(nostack, nomem, preserves_flags, pure)) };
-        tp
-    }
-    #[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
-    {
-        memory::this_thread()
-    }
-}
-
 /// Writes `template` with `data` and `memview` to `out`, field by field: written whole, the
 /// 208-byte view went through a copy on the stack, or a call to `memcpy`, which made an
 /// acquire 1.5 times slower.

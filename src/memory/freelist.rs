@@ -37,9 +37,10 @@
 //! a swap and a compare-exchange for a give-back. Measured with `cargo bench --bench
 //! ownership` and `make besttime` (the `pool` row against `malloc_free`).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+use super::cache::Cache;
 use super::thread_slot::{self, SLOTS};
 use super::{Error, Result};
 
@@ -52,56 +53,6 @@ const MAX_ARRAYS: usize = NIL as usize;
 
 /// Most arrays in one thread's cache: with its length, two cache lines.
 pub(crate) const CACHED: usize = 15;
-
-/// One thread's free arrays (see the module's documentation), touched only by the thread that
-/// holds its slot: their addresses, the one given back last on top.
-#[repr(align(64))]
-struct Cache {
-    len: AtomicUsize,
-    addrs: [AtomicUsize; CACHED],
-}
-
-impl Cache {
-    // A constant to repeat in the array of caches, each its own atomics.
-    #[allow(clippy::declare_interior_mutable_const)]
-    const EMPTY: Cache = Cache { len: AtomicUsize::new(0), addrs: [const { AtomicUsize::new(0) }; CACHED] };
-
-    /// The address of the array given back last, left in the cache.
-    #[inline(always)]
-    fn top(&self) -> Option<usize> {
-        let len = self.len.load(Relaxed);
-        Some(self.addrs.get(len.checked_sub(1)?)?.load(Relaxed))
-    }
-
-    /// The address of the array given back last, taken out of the cache.
-    fn pop(&self) -> Option<usize> {
-        let addr = self.top()?;
-        self.drop_top();
-        Some(addr)
-    }
-
-    /// Takes the top out of the cache, which is not empty.
-    #[inline(always)]
-    fn drop_top(&self) {
-        self.len.store(self.len.load(Relaxed) - 1, Relaxed);
-    }
-
-    /// Whether another array fits.
-    #[inline(always)]
-    fn has_room(&self) -> bool {
-        self.len.load(Relaxed) < CACHED
-    }
-
-    /// Whether the array at `addr` fitted.
-    #[inline(always)]
-    fn push(&self, addr: usize) -> bool {
-        let len = self.len.load(Relaxed);
-        let Some(cell) = self.addrs.get(len) else { return false };
-        cell.store(addr, Relaxed);
-        self.len.store(len + 1, Relaxed);
-        true
-    }
-}
 
 /// An array's bookkeeping, a cache line of its own: the threads releasing different arrays
 /// each swap their own array's flag, and flags sharing a line made two threads' releases
@@ -129,7 +80,7 @@ pub struct FreeList {
     slabs: [OnceLock<Slab>; MAX_SLABS],
     grow: Mutex<()>,
     /// By thread slot.
-    caches: [Cache; SLOTS],
+    caches: [Cache<CACHED>; SLOTS],
 }
 
 /// The head word with `id` on top and the tag after `head`'s.
@@ -190,7 +141,7 @@ impl FreeList {
     /// The cache of the calling thread, whose identity is `thread` (see [`thread_slot`]), if
     /// it has a slot.
     #[inline(always)]
-    fn cache(&self, thread: usize) -> Option<&Cache> {
+    fn cache(&self, thread: usize) -> Option<&Cache<CACHED>> {
         thread_slot::slot(thread).map(|slot| &self.caches[slot])
     }
 

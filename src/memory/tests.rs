@@ -20,17 +20,30 @@ fn data_layout_checks_size_and_alignment() {
 }
 
 #[test]
-fn header_and_data_places_data_aligned_after_the_header() {
-    let header = Layout::from_size_align(40, 8).unwrap();
-    let (block, off) = header_and_data(header, data_layout(100, 64).unwrap()).unwrap();
-    assert_eq!(off, 64);
-    assert_eq!(block.align(), 64);
-    assert_eq!(block.size(), 192);
-    let (block, off) = header_and_data(header, data_layout(0, 1).unwrap()).unwrap();
-    assert_eq!((block.size(), off), (40, 40));
-    let (_, off) = header_and_data(header, data_layout(3, 4096).unwrap()).unwrap();
-    assert_eq!(off, 4096);
-    assert_eq!(header_and_data(header, data_layout(isize::MAX - 8, 1).unwrap()), Err(Error::TooLarge));
+fn blocks_hold_the_header_then_the_aligned_data() {
+    let header = Layout::from_size_align(72, 8).unwrap();
+    for align in (0..14).map(|k| 1usize << k) {
+        for nbytes in [0, 1, 72, 1000] {
+            let block = Block::new(header, data_layout(nbytes as isize, align as isize).unwrap()).unwrap();
+            let a = block.layout.align();
+            assert_eq!(a, if align > SLACK_ALIGN_MAX { align } else { SYSTEM_ALIGN });
+            // Bases the allocator may return: aligned to what was asked.
+            for base in (1..40).map(|k| k * a) {
+                let (data, head) = (block.data(base), block.header(base));
+                assert_eq!(data % align, 0, "align {align} base {base}");
+                assert_eq!(head % SYSTEM_ALIGN, 0);
+                assert!(head >= base && head + header.size() <= data, "align {align} base {base}");
+                assert!(data + nbytes <= base + block.layout.size(), "align {align} base {base}");
+            }
+        }
+    }
+    // Small alignments waste nothing; up to SLACK_ALIGN_MAX, the slack; beyond, the alignment.
+    let size = |align| Block::new(header, data_layout(72, align).unwrap()).unwrap().layout.size();
+    assert_eq!(size(8), 80 + 72);
+    assert_eq!(size(64), 80 + 48 + 72);
+    assert_eq!(size(4096), 4096 + 72);
+    let huge = data_layout(isize::MAX - 8, 1).unwrap();
+    assert_eq!(Block::new(header, huge), Err(Error::TooLarge));
 }
 
 #[test]

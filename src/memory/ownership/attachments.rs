@@ -119,12 +119,21 @@ fn alloc_node<K, V>(node: Node<K, V>) -> Result<Box<[Node<K, V>]>> {
 
 impl<K, V> Drop for Attachments<K, V> {
     fn drop(&mut self) {
-        let mut node = *self.head.get_mut();
-        while !node.is_null() {
-            // SAFETY: every node of the list came from `Box::into_raw` of a one-node slice in
-            // `attach` and is freed here once (`&mut self`: no one else can reach it).
-            let boxed = unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(node, 1)) };
-            node = boxed[0].next;
+        let head = *self.head.get_mut();
+        if !head.is_null() {
+            free_nodes(head);
         }
+    }
+}
+
+/// Frees the nodes from `node` on, out of line: most owners have none, and their drop stays a
+/// load and a test.
+#[inline(never)]
+fn free_nodes<K, V>(mut node: *mut Node<K, V>) {
+    while !node.is_null() {
+        // SAFETY: every node of the list came from `Box::into_raw` of a one-node slice in
+        // `attach` and is freed here once (the list's `drop`: no one else can reach it).
+        let boxed = unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(node, 1)) };
+        node = boxed[0].next;
     }
 }
