@@ -395,7 +395,8 @@ bench-transpose: lib
 bench-alloc: lib
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 $(STRICT) -O2 -pthread -Iinclude benches/alloc.c -o $(BUILD)/alloc $(LIBDIR)/libmemviewslice.a $(STATIC_LIBS)
-	$(BUILD)/alloc
+	$(BUILD)/alloc $(BUILD)/alloc.txt
+	$(PYTHON) benches/record.py alloc "make bench-alloc" $(BUILD)/alloc.txt
 
 # The typed helpers against Cython's own slicing as users write it (fresh local, reassigned,
 # returned), built with gcc and, when installed, clang (benches/bridge_bench.py).

@@ -113,7 +113,7 @@ def bridge():
 
 
 def pool():
-    r, c = Record("pool"), Record("besttime")
+    r = Record("pool")
     rows = [("typed pool, `pool_acquire_2d` + `pool_release_2d` (nogil)", "typed_pool"),
             ("the C pool underneath, `mvs_pool_acquire` + `mvs_pool_release` (nogil)", "c_pool"),
             ("`slab[i]` of a preallocated (64, 3, 3) slab, Cython's own indexing (nogil)", "slab"),
@@ -125,10 +125,17 @@ def pool():
     return (prose(f"{r.source()}, best of {r['rounds']:g} runs:") + "\n\n"
             + table(["", "ns per array"], [(label, fmt(r[key])) for label, key in rows], ["---", "---:"]) + "\n\n"
             + prose(f"The typed pool is {fmt(r['np_empty_cython'] / typed)}x as fast as `np.empty` into a typed "
-                    f"memoryview ({fmt(r['np_empty_only'] / typed)}x `np.empty` alone). From C, with nothing "
-                    f"written ({c.source()}, best of {c['rounds']:g} interleaved rounds): `mvs_pool_acquire` plus "
-                    f"`mvs_pool_release` {fmt(c['pool'])} ns against {fmt(c['malloc_free'])} ns for `malloc(72)` "
-                    f"plus `free`, {c['pool'] / c['malloc_free']:.2f}x its time."))
+                    f"memoryview ({fmt(r['np_empty_only'] / typed)}x `np.empty` alone)."))
+
+
+def alloc():
+    r = Record("alloc")
+    rows = [[name, fmt(r[f"{name}/ours"]), fmt(r[f"{name}/theirs"]), f"{r[f'{name}/worst']:.2f}x"]
+            for name in (k[:-len("/ours")] for k in r.keys() if k.endswith("/ours"))]
+    return (prose(f"{r.source()}, ns per pair and thread, the best of {r['rounds']:g} rounds in each of "
+                  f"{r['processes']:g} processes; pool rows against `malloc(72)` plus `free`:") + "\n\n"
+            + table(["", "memviewslice", "baseline", f"ratio, the worst of {r['processes']:g} processes"], rows,
+                    ["---", "---:", "---:", "---:"]))
 
 
 def cython_copy():
@@ -245,7 +252,7 @@ def png_text(path):
     return text
 
 
-RENDER = {"bridge": bridge, "pool": pool, "cython-copy": cython_copy, "copy": copy, "transpose": transpose,
+RENDER = {"bridge": bridge, "pool": pool, "alloc": alloc, "cython-copy": cython_copy, "copy": copy, "transpose": transpose,
           "iter": iteration, "bandwidth": bandwidth}
 
 
