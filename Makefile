@@ -367,7 +367,7 @@ CRITERION_GROUPS := views ownership copy copy_small
 CRITERION_ENV := CARGO_TARGET_DIR=$(CURDIR)/target/bench
 
 bench-criterion:
-	@for b in $(CRITERION_BENCHES); do $(CRITERION_ENV) $(CARGO) bench -p memviewslice-benches --bench $$b || exit 1; done
+	$(CRITERION_ENV) $(CARGO) bench -p memviewslice-benches $(addprefix --bench ,$(CRITERION_BENCHES))
 	$(CRITERION_ENV) $(PYTHON) benches/record.py criterion $(CRITERION_GROUPS)
 	$(PYTHON) benches/report.py
 	$(PYTHON) benches/copy_report.py
