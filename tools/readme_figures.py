@@ -21,7 +21,9 @@ The rule, which --check enforces:
     python3 tools/readme_figures.py            # rewrites README.md's blocks (make bench does)
     python3 tools/readme_figures.py --check    # fails when README.md is not what the record gives
 
---check needs only Python (make test runs it as check-figures).
+--check needs only Python (make test runs it as check-figures). It also plants two faults in a
+copy of the README, a figure of a block changed and a figure written in prose, and fails unless
+it finds both.
 """
 
 import hashlib
@@ -295,6 +297,21 @@ def strays(text):
     return found
 
 
+def planted_faults(text):
+    """The faults that --check fails to see in `text` with one of them planted (none, when it sees
+    both)."""
+    missed = []
+    block = next(BLOCK.finditer(text))
+    digit = re.search(r"(\d)[^|\n]*\|$", block.group(3), re.M)  # in the last cell of a table's row
+    start = block.start(3) + digit.start(1)
+    changed = text[:start] + str((int(digit.group(1)) + 1) % 10) + text[start + 1:]
+    if render(changed)[0] == changed:
+        missed.append("a figure changed in the block " + block.group(2))
+    if not strays(text[:block.start()] + "It takes 4.2 ns.\n\n" + text[block.start():]):
+        missed.append("a figure written in prose")
+    return missed
+
+
 def main(argv):
     check = argv[1:] == ["--check"]
     if argv[1:] not in ([], ["--check"]):
@@ -307,6 +324,8 @@ def main(argv):
         changed = [m.group(2) for m, o in zip(BLOCK.finditer(text), BLOCK.finditer(new)) if m.group(0) != o.group(0)]
         problems.append(f"README.md's figure blocks that differ from what benches/results renders: "
                         f"{', '.join(changed)}; run `python3 tools/readme_figures.py` (or `make bench`) and commit")
+    if check:
+        problems += [f"--check did not notice {fault} in a copy of README.md" for fault in planted_faults(new)]
     if not check and new != text:
         README.write_text(new)
         print("README.md: figure blocks rewritten from benches/results")
@@ -316,7 +335,7 @@ def main(argv):
         return 1
     if check:
         print(f"check-figures: README.md's {len(RENDER)} figure blocks are what benches/results gives, "
-              "and no measured figure stands outside them")
+              "no measured figure stands outside them, and planted faults are noticed")
     return 0
 
 
