@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench icount besttime miri clean
+.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test dlpack-test readme-example bench icount besttime miri clean
 
 all: lib
 
@@ -177,9 +177,9 @@ cython-demo: lib $(PKG)
 # longest chains first (the free-threaded CPython, the Cython builds, the user's project, the
 # 60-second fuzz run), so that the short checks fill the gaps rather than wait at the end; then
 # ft-stress, alone.
-TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke rust-test c-test valgrind icount numpy-test \
-  dlpack-test stress-gil readme-example install-test package-errors check-header check-pxd check-decls check-version \
-  check-names header-alone layout-check
+TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke rust-test c-test valgrind icount \
+  numpy-test cffi-test dlpack-test stress-gil readme-example install-test package-errors check-header check-pxd \
+  check-decls check-version check-names header-alone layout-check
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test:
@@ -302,6 +302,12 @@ numpy-test: lib $(VPY)
 	$(VPY) -m pytest tests/test_numpy_oracle.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
 	$(VPY) -m pytest tests/test_numpy_copy.py -q -p no:cacheprovider -n 2 --mvs-lib $(LIBDIR)/libmemviewslice.so
 	$(VPY) -m pytest tests/test_numpy_iter.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
+
+# The header as cffi reads it (preprocessed with MVS_CDEF, as its top comment says) and the shared
+# library bound by ffi.dlopen: views over NumPy's memory sliced, indexed, transposed and copied,
+# against NumPy (tests/test_cffi.py).
+cffi-test: lib $(VPY)
+	CC="$(CC)" $(VPY) -m pytest tests/test_cffi.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
 
 # DLPack through the installed package against NumPy (tests/test_dlpack.py): round trips of
 # every dtype NumPy exports, 0-d to 8-d, negative and zero strides; a producer of its own (a C
