@@ -312,19 +312,20 @@ cffi-test: lib $(VPY)
 # The header as Zig reads it: `zig translate-c` of it, imported as a module by tests/zig/views.zig,
 # linked with the static library; its tests derive views (contiguous, slice_axis, transpose,
 # index, a contiguous copy) and check them against values computed in Zig. Zig comes from the
-# ziglang package on PyPI, installed into the venv on first use (not in tests/requirements.txt:
-# where no wheel installs, this test alone is skipped, with a message). Zig keeps what it
-# compiles once (its translate-c, compiler_rt, libunwind) in its global cache, ~/.cache/zig.
-# -lunwind: the Rust standard library in the static library calls the _Unwind_* functions, which
-# gcc's driver links (libgcc_s) and Zig's does not.
+# ziglang package on PyPI, installed into a venv of its own on first use (where no wheel
+# installs, this test alone is skipped, with a message). Zig keeps what it compiles once (its
+# translate-c, most of the first run's minute of CPU; compiler_rt; libunwind) in its global
+# cache, ~/.cache/zig. -lunwind: the Rust standard library in the static library calls the
+# _Unwind_* functions, which gcc's driver links (libgcc_s) and Zig's does not.
 ZIG_VERSION := 0.17.1
-ZIG := $(VPY) -m ziglang
 ZIGDIR := $(BUILD)/zig
+ZIG := $(ZIGDIR)/venv/bin/python -m ziglang
 
-zig-test: $(LIB_FILES) $(VPY)
-	@if ! $(VPY) -m pip install --quiet ziglang==$(ZIG_VERSION); then \
+zig-test: $(LIB_FILES)
+	@test -x $(ZIGDIR)/venv/bin/python || $(PYTHON) -m venv $(ZIGDIR)/venv
+	@if ! $(ZIGDIR)/venv/bin/python -m pip install --quiet --disable-pip-version-check ziglang==$(ZIG_VERSION); then \
 	  echo "zig-test: SKIPPED, ziglang $(ZIG_VERSION) cannot be installed from PyPI here"; exit 0; fi; \
-	set -ex; mkdir -p $(ZIGDIR); export ZIG_LOCAL_CACHE_DIR=$(CURDIR)/$(ZIGDIR)/cache; \
+	set -ex; export ZIG_LOCAL_CACHE_DIR=$(CURDIR)/$(ZIGDIR)/cache; \
 	$(ZIG) translate-c -lc include/memviewslice.h > $(ZIGDIR)/memviewslice.zig; \
 	$(ZIG) test -lc -lunwind --dep memviewslice -Mroot=tests/zig/views.zig -Mmemviewslice=$(ZIGDIR)/memviewslice.zig \
 	  $(LIBDIR)/libmemviewslice.a

@@ -14,12 +14,11 @@ import re
 import shlex
 import subprocess
 
+import cffi
 import numpy as np
 import pytest
 
 from conftest import ROOT
-
-cffi = pytest.importorskip("cffi")
 
 HEADER = ROOT / "include" / "memviewslice.h"
 
