@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
+.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
 
 all: lib
 
@@ -175,11 +175,11 @@ cython-demo: lib $(PKG)
 # The checks are independent targets of one graph: `make test` runs them JOBS at a time (every
 # core by default), each target's output kept together; a failure stops the run at once. The
 # longest chains first (the free-threaded CPython, the Cython builds, the user's project, the
-# 60-second fuzz run), so that the short checks fill the gaps rather than wait at the end; then
-# ft-stress, alone.
-TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke rust-test c-test valgrind icount numpy-test \
-  dlpack-test stress-gil readme-example install-test package-errors check-header check-pxd check-decls check-version \
-  check-names header-alone layout-check check-figures
+# 60-second fuzz run, Zig's first build of its translate-c), so that the short checks fill the
+# gaps rather than wait at the end; then ft-stress, alone.
+TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke zig-test rust-test c-test valgrind icount \
+  numpy-test cffi-test dlpack-test stress-gil readme-example install-test package-errors check-header check-pxd \
+  check-decls check-version check-names header-alone layout-check check-figures
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test:
@@ -302,6 +302,33 @@ numpy-test: lib $(VPY)
 	$(VPY) -m pytest tests/test_numpy_oracle.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
 	$(VPY) -m pytest tests/test_numpy_copy.py -q -p no:cacheprovider -n 2 --mvs-lib $(LIBDIR)/libmemviewslice.so
 	$(VPY) -m pytest tests/test_numpy_iter.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
+
+# The header as cffi reads it (preprocessed with MVS_CDEF, as its top comment says) and the shared
+# library bound by ffi.dlopen: views over NumPy's memory sliced, indexed, transposed and copied,
+# against NumPy (tests/test_cffi.py).
+cffi-test: lib $(VPY)
+	CC="$(CC)" $(VPY) -m pytest tests/test_cffi.py -q -p no:cacheprovider --mvs-lib $(LIBDIR)/libmemviewslice.so
+
+# The header as Zig reads it: `zig translate-c` of it, imported as a module by tests/zig/views.zig,
+# linked with the static library; its tests derive views (contiguous, slice_axis, transpose,
+# index, a contiguous copy) and check them against values computed in Zig. Zig comes from the
+# ziglang package on PyPI, installed into a venv of its own on first use (where no wheel
+# installs, this test alone is skipped, with a message). Zig keeps what it compiles once (its
+# translate-c, most of the first run's minute of CPU; compiler_rt; libunwind) in its global
+# cache, ~/.cache/zig. -lunwind: the Rust standard library in the static library calls the
+# _Unwind_* functions, which gcc's driver links (libgcc_s) and Zig's does not.
+ZIG_VERSION := 0.17.1
+ZIGDIR := $(BUILD)/zig
+ZIG := $(ZIGDIR)/venv/bin/python -m ziglang
+
+zig-test: $(LIB_FILES)
+	@test -x $(ZIGDIR)/venv/bin/python || $(PYTHON) -m venv $(ZIGDIR)/venv
+	@if ! $(ZIGDIR)/venv/bin/python -m pip install --quiet --disable-pip-version-check ziglang==$(ZIG_VERSION); then \
+	  echo "zig-test: SKIPPED, ziglang $(ZIG_VERSION) cannot be installed from PyPI here"; exit 0; fi; \
+	set -ex; export ZIG_LOCAL_CACHE_DIR=$(CURDIR)/$(ZIGDIR)/cache; \
+	$(ZIG) translate-c -lc include/memviewslice.h > $(ZIGDIR)/memviewslice.zig; \
+	$(ZIG) test -lc -lunwind --dep memviewslice -Mroot=tests/zig/views.zig -Mmemviewslice=$(ZIGDIR)/memviewslice.zig \
+	  $(LIBDIR)/libmemviewslice.a
 
 # DLPack through the installed package against NumPy (tests/test_dlpack.py): round trips of
 # every dtype NumPy exports, 0-d to 8-d, negative and zero strides; a producer of its own (a C

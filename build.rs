@@ -1,7 +1,10 @@
 //! Generates `include/memviewslice.h` with cbindgen, writing it only when its content changes.
 //! The header is checked in; `make check-header` fails when a build changes it. The include
 //! guard is written here rather than by cbindgen so that the layout assertions, which must
-//! follow the declarations, are inside it.
+//! follow the declarations, are inside it. So are the system includes, so that with MVS_CDEF
+//! defined the header preprocesses into what cffi's `ffi.cdef()` reads: no system header, no
+//! assertion, and the integer constants, which the preprocessor drops, as an enum written from
+//! the generated `#define`s.
 
 use std::path::Path;
 
@@ -39,11 +42,31 @@ const PREAMBLE: &str = r#"/*
  * - Free choices, where NumPy's value addresses nothing: the stride of a result axis of
  *   length 0 or 1 is the source's; slicing (or taking a diagonal) to length 0 adds no offset
  *   to the data address. Other axes of a zero-size view may still move it.
+ *
+ * From Python with cffi (ABI mode, no compiler needed at run time): preprocess the header with
+ * MVS_CDEF defined, on the platform of use (sizes and constants are its own), and give the
+ * result to ffi.cdef():
+ *     cc -E -P -DMVS_CDEF $(pkg-config --cflags memviewslice) -o memviewslice.cdef \
+ *         $(pkg-config --variable=includedir memviewslice)/memviewslice.h
+ *     ffi.cdef(open("memviewslice.cdef").read()); lib = ffi.dlopen("libmemviewslice.so.0")
+ * MVS_CDEF leaves out the system includes (cffi knows size_t, ptrdiff_t and the intN_t types)
+ * and the layout assertions, and declares the integer constants (MVS_OK, MVS_NONE, ...) again
+ * as an enum, read as lib.MVS_OK; MVS_VERSION is left out. A program compiled against the
+ * header never defines MVS_CDEF.
  */
 #ifndef MEMVIEWSLICE_H
 #define MEMVIEWSLICE_H"#;
 
-const VERSION_AND_NONE: &str = r#"
+const INCLUDES_VERSION_AND_NONE: &str = r#"#ifdef MVS_CDEF
+/* For cffi (see the top comment): the integer constants defined below, as an enum. */
+enum {
+  MVS_NONE = -__PTRDIFF_MAX__ - 1,
+@CDEF_CONSTANTS@};
+#else
+#include <stddef.h>
+#include <stdint.h>
+#endif
+
 #define MVS_VERSION "@VERSION@"
 
 /** "Not given" in slice bounds and steps (Python's None). */
@@ -55,6 +78,7 @@ struct mvs_dl_managed_tensor_versioned;
 "#;
 
 const TRAILER: &str = r#"
+#ifndef MVS_CDEF
 /* The layout of mvs_slice is Cython's __Pyx_memviewslice. */
 #ifdef __cplusplus
 #define MVS_STATIC_ASSERT static_assert
@@ -81,6 +105,7 @@ MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, deleter) == 8 + size
 MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, flags) == 8 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.flags offset");
 MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, dl_tensor) == 16 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.dl_tensor offset");
 #undef MVS_STATIC_ASSERT
+#endif /* MVS_CDEF */
 
 #endif /* MEMVIEWSLICE_H */
 "#;
@@ -98,13 +123,27 @@ fn main() {
     let mut config =
         cbindgen::Config::from_file(Path::new(&dir).join("cbindgen.toml")).expect("cbindgen.toml is valid");
     config.header = Some(PREAMBLE.to_string());
-    config.after_includes = Some(VERSION_AND_NONE.replace("@VERSION@", &version));
+    config.after_includes = Some(INCLUDES_VERSION_AND_NONE.replace("@VERSION@", &version));
     config.trailer = Some(TRAILER.to_string());
     let bindings = cbindgen::generate_with_config(&dir, config).expect("cbindgen can parse the crate");
-    let mut generated = Vec::new();
-    bindings.write(&mut generated);
+    let mut written = Vec::new();
+    bindings.write(&mut written);
+    let written = String::from_utf8(written).expect("cbindgen writes UTF-8");
+    let generated = written.replace("@CDEF_CONSTANTS@", &cdef_constants(&written));
     let path = Path::new(&dir).join("include/memviewslice.h");
-    if std::fs::read(&path).ok().as_deref() != Some(&generated[..]) {
+    if std::fs::read(&path).ok().as_deref() != Some(generated.as_bytes()) {
         std::fs::write(&path, &generated).expect("include/ is writable");
     }
+}
+
+/// The enumerators of MVS_CDEF's enum: the constants cbindgen wrote, every `#define MVS_*` whose
+/// value is a number or an expression in parentheses, with the value as the header spells it
+/// (MVS_NONE, a macro's name, is written above them; MVS_VERSION is a string).
+fn cdef_constants(header: &str) -> String {
+    header
+        .lines()
+        .filter_map(|line| line.strip_prefix("#define MVS_")?.split_once(' '))
+        .filter(|(_, value)| value.starts_with(|c: char| c.is_ascii_digit() || c == '('))
+        .map(|(name, value)| format!("  MVS_{name} = {value},\n"))
+        .collect()
 }
