@@ -617,12 +617,12 @@ static void test_view_at(void) {
   /* errors, output untouched */
   SENT(w);
   CHECK_ERR(mvs_buffer_view_at(b, 13, 8, 2, s34, 'C', 1, &w), MVS_ERR_BOUNDS,
-            "a view of 200 bytes does not fit in a buffer of 192 bytes");
+            "a view of 96 bytes at byte offset 104 (ending at byte 200) does not fit in a buffer of 192 bytes");
   CHECK_ERR(mvs_buffer_view_at(b, 24, 8, 0, NULL, 'C', 1, &w), MVS_ERR_BOUNDS,
-            "a view of 200 bytes does not fit in a buffer of 192 bytes");
+            "a view of 8 bytes at byte offset 192 (ending at byte 200) does not fit in a buffer of 192 bytes");
   CHECK_ERR(mvs_buffer_view_at(b, 25, 8, 1, &s0, 'C', 1, &w), MVS_ERR_BOUNDS,
-            "a view of 200 bytes does not fit in a buffer of 192 bytes");
-  CHECK_ERR(mvs_buffer_view_at(b, 1000, 8, 1, &s1, 'C', 0, &w), MVS_ERR_BOUNDS, "a view of 8008 bytes");
+            "a view of 0 bytes at byte offset 200 (ending at byte 200) does not fit in a buffer of 192 bytes");
+  CHECK_ERR(mvs_buffer_view_at(b, 1000, 8, 1, &s1, 'C', 0, &w), MVS_ERR_BOUNDS, "at byte offset 8000 (ending at byte 8008)");
   CHECK_ERR(mvs_buffer_view_at(b, -1, 8, 1, &s1, 'C', 1, &w), MVS_ERR_SHAPE, "offset -1 is negative");
   CHECK_ERR(mvs_buffer_view_at(b, PTRDIFF_MIN, 8, 1, &s1, 'C', 1, &w), MVS_ERR_SHAPE, "offset -9223372036854775808 is negative");
   snprintf(msg, sizeof msg, "offset %td items of 8 bytes is more than PTRDIFF_MAX bytes", PTRDIFF_MAX / 4);
@@ -633,7 +633,8 @@ static void test_view_at(void) {
   CHECK_ERR(mvs_buffer_view_at(b, PTRDIFF_MAX / 8, 8, 0, NULL, 'C', 1, &w), MVS_ERR_OVERFLOW, "PTRDIFF_MAX");
   CHECK_ERR(mvs_buffer_view_at(b, PTRDIFF_MAX, 1, 1, &s1, 'C', 1, &w), MVS_ERR_OVERFLOW, "PTRDIFF_MAX");
   /* one item less: the end is PTRDIFF_MAX - 7, no overflow, but out of bounds */
-  snprintf(msg, sizeof msg, "a view of %td bytes does not fit in a buffer of 192 bytes", PTRDIFF_MAX - 7);
+  snprintf(msg, sizeof msg, "at byte offset %td (ending at byte %td) does not fit in a buffer of 192 bytes",
+           PTRDIFF_MAX - 15, PTRDIFF_MAX - 7);
   CHECK_ERR(mvs_buffer_view_at(b, PTRDIFF_MAX / 8 - 1, 8, 0, NULL, 'C', 1, &w), MVS_ERR_BOUNDS, msg);
   /* mvs_buffer_view's errors */
   CHECK_ERR(mvs_buffer_view_at(NULL, 0, 8, 2, s34, 'C', 0, &w), MVS_ERR_NULL, "`buffer`");

@@ -645,9 +645,9 @@ unsafe fn view_in(
         // SAFETY: per this function's contract.
         let v = unsafe { contiguous_arg(RawPtr(b.data.cast()), itemsize, ndim, shape, order)? };
         let skip = memory::offset_bytes(offset, itemsize)?;
-        let need = v.byte_count(itemsize)?.checked_add(skip).ok_or(memory::Error::TooLarge)?;
-        if need > b.nbytes {
-            return Err(memory::Error::ViewTooLarge { need, have: b.nbytes }.into());
+        let bytes = v.byte_count(itemsize)?;
+        if bytes.checked_add(skip).ok_or(memory::Error::TooLarge)? > b.nbytes {
+            return Err(memory::Error::ViewTooLarge { bytes, offset: skip, have: b.nbytes }.into());
         }
         let mut view = to_slice(&v, buffer.cast());
         // In bounds: `skip + the view's bytes <= nbytes`.

@@ -12,8 +12,9 @@ use crate::view::Order;
 /// Copies every item of `src` into `dst`, as if `src` were first copied to a temporary:
 /// `np.copyto(dst, src.copy())`. Strides of any sign; `src` broadcasts as in Cython's
 /// `dst[...] = src`: the shapes are aligned from the end, missing leading axes count as extent
-/// 1, and a source axis of extent 1 repeats along a longer destination axis; any other
-/// difference is an error.
+/// 1, leading axes of `src` beyond `dst`'s must have extent 1 (they are dropped, as NumPy's
+/// `copyto` does), and a source axis of extent 1 repeats along a longer destination axis; any
+/// other difference is an error.
 ///
 /// - `src`, `src_ndim`: the source view (0..=8 dimensions).
 /// - `dst`, `dst_ndim`: the destination view (0..=8 dimensions), written in place; `dst` itself

@@ -41,8 +41,8 @@ pub enum Error {
     TooManyArrays { max: usize },
     /// The allocator refused `nbytes` bytes aligned to `alignment`.
     Alloc { nbytes: usize, alignment: usize },
-    /// A view of `need` bytes does not fit in a buffer of `have` bytes.
-    ViewTooLarge { need: isize, have: isize },
+    /// A view of `bytes` bytes at byte `offset` does not fit in a buffer of `have` bytes.
+    ViewTooLarge { bytes: isize, offset: isize, have: isize },
     /// The view's memview is NULL: it carries no buffer.
     NoBuffer,
     /// The view's data address is not an array of this pool.
@@ -132,7 +132,14 @@ impl fmt::Display for Error {
             RefCount => write!(f, "the reference count is at its limit (PTRDIFF_MAX)"),
             TooManyArrays { max } => write!(f, "a pool can hold at most {max} arrays"),
             Alloc { nbytes, alignment } => write!(f, "allocation of {nbytes} bytes aligned to {alignment} failed"),
-            ViewTooLarge { need, have } => write!(f, "a view of {need} bytes does not fit in a buffer of {have} bytes"),
+            ViewTooLarge { bytes, offset: 0, have } => {
+                write!(f, "a view of {bytes} bytes does not fit in a buffer of {have} bytes")
+            }
+            ViewTooLarge { bytes, offset, have } => write!(
+                f,
+                "a view of {bytes} bytes at byte offset {offset} (ending at byte {}) does not fit in a buffer of {have} bytes",
+                bytes.saturating_add(offset)
+            ),
             NoBuffer => write!(f, "the view's memview is NULL: it carries no buffer"),
             NotFromPool => write!(f, "the view's data address is not the start of an array of this pool"),
             NotAcquired => write!(f, "the view's array is not acquired from this pool (released twice?)"),

@@ -69,11 +69,18 @@ fn flags() {
 
 #[test]
 fn messages() {
-    let cases: [(Error, &str); 5] = [
+    let cases: [(Error, &str); 6] = [
         (Error::NegativeSize { nbytes: -3 }, "byte count -3 is negative"),
         (Error::Alignment { alignment: 12 }, "alignment 12 is not a power of two"),
         (Error::Flags { flags: 6, allowed: 2 }, "flags 0x6 have bits outside the allowed 0x2"),
-        (Error::ViewTooLarge { need: 80, have: 72 }, "a view of 80 bytes does not fit in a buffer of 72 bytes"),
+        (
+            Error::ViewTooLarge { bytes: 80, offset: 0, have: 72 },
+            "a view of 80 bytes does not fit in a buffer of 72 bytes",
+        ),
+        (
+            Error::ViewTooLarge { bytes: 16, offset: 64, have: 72 },
+            "a view of 16 bytes at byte offset 64 (ending at byte 80) does not fit in a buffer of 72 bytes",
+        ),
         (Error::Alloc { nbytes: 100, alignment: 8 }, "allocation of 100 bytes aligned to 8 failed"),
     ];
     for (e, want) in cases {
