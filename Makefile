@@ -317,14 +317,15 @@ bench: bench-cython bench-transpose
 	$(CARGO) bench -p memviewslice-benches --bench ownership
 	$(CARGO) bench -p memviewslice-benches --bench copy
 
-# The Cython bridge against Cython's own slicing, NumPy and a pointer cast, and its copies
-# against NumPy's and Cython's, from Python (prints tables; missed targets are reported, not
-# failures).
+# The Cython bridge against Cython's own slicing, NumPy and a pointer cast, its pools against
+# np.empty, its DLPack import against np.from_dlpack, and its copies against NumPy's and
+# Cython's, from Python (prints tables; missed targets are reported, not failures).
 bench-cython: bench-bridge
 	$(CYBUILD) benches/cython_bench.pyx --out $(BUILD)/benches/cython --name cython_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
+	$(VPY) benches/dlpack_bench.py
 	$(CYBUILD) benches/copy_bench.pyx --out $(BUILD)/benches/copy --name copy_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/copy $(VPY) benches/copy_bench.py
 	@$(MAKE) --no-print-directory bench-iter
