@@ -19,8 +19,8 @@
 #   atomic compare-and-swap or by mvs_buffer_attach, which keep the first and drop the others
 #   (mvs_pyx_runtime.h); this module only exports their memory (owner_export).
 # - The module's dicts (_COMPLEX_SIZES, _DL_CODES, _DL_FORMATS) and _FORMATS_BY_INDEX are never
-#   written after import; _ndarray is written from None to numpy.ndarray only, so a racing
-#   reader sees one or the other (and racing writers at worst leak a reference to the type).
+#   written after import; _ndarray is written once from None to a tuple made before, so a racing
+#   reader sees one or the other (and racing writers at worst leak a reference to one).
 
 cimport cython
 from cpython.pyport cimport PY_SSIZE_T_MAX
@@ -253,7 +253,14 @@ def from_dlpack(x):
     that know no other. Raises BufferError for a device other than the CPU or an item type
     with no buffer-protocol format (bool, int and uint 8 to 64 bits, float 16 to 64, complex
     64 and 128 have one), ValueError for a malformed tensor."""
-    if not _is_ndarray(x) and hasattr(x, "__dlpack_device__"):
+    method = _ndarray_dlpack(x)
+    if method is not None:  # numpy.ndarray.__dlpack__ itself, saving the method's lookup on x
+        try:
+            capsule = method(x, max_version=(1, 1))
+        except TypeError:
+            capsule = method(x)
+        return from_dlpack_capsule(capsule)
+    if hasattr(x, "__dlpack_device__"):
         device = tuple(x.__dlpack_device__())
         if device[0] != MVS_DL_CPU:
             raise BufferError(f"the object's memory is on device {device}, not the CPU (1, 0)")
@@ -264,20 +271,23 @@ def from_dlpack(x):
     return from_dlpack_capsule(capsule)
 
 
-# numpy.ndarray, once NumPy is imported: its instances are always in CPU memory, so from_dlpack
-# does not ask them (__dlpack_device__ was a tenth of its time).
-cdef object _ndarray = None
+# (numpy.ndarray, numpy.ndarray.__dlpack__), once NumPy is imported: NumPy arrays are always in
+# CPU memory, so from_dlpack does not ask them (__dlpack_device__ was a tenth of its time), and
+# it calls their method without looking it up on each array.
+cdef tuple _ndarray = None
 
 
-cdef inline bint _is_ndarray(x):
-    """Whether `x` is exactly a NumPy array (not a subclass, which may say otherwise)."""
+cdef inline object _ndarray_dlpack(x):
+    """numpy.ndarray.__dlpack__ when `x` is exactly a NumPy array (not a subclass, which may say
+    otherwise), else None."""
     global _ndarray
-    if _ndarray is None:
+    cdef tuple ndarray = _ndarray
+    if ndarray is None:
         numpy = sys.modules.get("numpy")
         if numpy is None:
-            return False
-        _ndarray = numpy.ndarray
-    return type(x) is _ndarray
+            return None
+        ndarray = _ndarray = (numpy.ndarray, numpy.ndarray.__dlpack__)
+    return ndarray[1] if type(x) is ndarray[0] else None
 
 
 cdef BufferExport from_dlpack_capsule(capsule):
