@@ -362,9 +362,9 @@ $(BENCH_DEPS): $(VPY)
 	@touch $@
 
 # The Cython bridge against Cython's own slicing, NumPy and a pointer cast (cython_bench.py),
-# the typed pool against NumPy and Cython's allocations (pool_bench.py), and the helpers' copies
-# against NumPy's and Cython's (copy_bench.py), from Python (missed targets are reported, not
-# failures).
+# the typed pool against NumPy and Cython's allocations (pool_bench.py), the DLPack import
+# against np.from_dlpack (dlpack_bench.py), and the helpers' copies against NumPy's and Cython's
+# (copy_bench.py), from Python (missed targets are reported, not failures).
 BENCH_COPY := $(BUILD)/benches/copy
 
 $(BENCH_COPY)/build.log: benches/copy_bench.pyx $(PKG) tools/build_ext.py
@@ -376,6 +376,7 @@ bench-cython: $(PKG) $(BENCH_COPY)/build.log
 	PYTHONPATH=$(BUILD)/benches/cython $(VPY) benches/cython_bench.py
 	$(CYBUILD) benches/pool_bench.pyx --out $(BUILD)/benches/pool --name pool_bench_ext >/dev/null
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
+	$(VPY) benches/dlpack_bench.py
 	PYTHONPATH=$(BENCH_COPY) $(VPY) benches/copy_bench.py
 
 # Copy bandwidth against array size (benches/bandwidth.py, with copy_bench.pyx's loops), drawn

@@ -12,12 +12,13 @@ n times, by
 - in a Python loop: np.empty((3, 3)), np.empty_like, and a list of preallocated arrays used as
   a pool (pop, write, append).
 
-The figure is the best (minimum) of --reps runs, in ns per round. Targets (issue 18): the typed
-pool at least 10x faster than np.empty((3, 3)), taken conservatively against the fastest
-np.empty row (np.empty alone, from Python, with no writes), and within 2x of the C pool; printed
-as met or missed (a missed target is a result, not an error). Against np.empty into a typed
-memoryview, what a Cython user writes for the same result, is printed too. The figures are
-recorded in benches/results/pool.json under the cases' keys.
+The figure is the best (minimum) of --reps rounds, in ns per round, the cases interleaved in
+each round. Targets (issues 18 and 35): the typed pool at least 10x faster than np.empty((3, 3)),
+taken conservatively against the fastest np.empty row (np.empty alone, from Python, with no
+writes), and within 2x of the C pool; printed as met or missed (a missed target is a result,
+not an error). Against np.empty into a typed memoryview, what a Cython user writes for the same
+result, is printed too. The figures are recorded in benches/results/pool.json under the cases'
+keys.
 
     PYTHONPATH=build/benches/pool python benches/pool_bench.py
 """
@@ -84,9 +85,12 @@ def main():
         ("list_pool", "list pool pop + append (Python)", list_pool, 200_000),
     ]
     print(f"load average {os.getloadavg()[0]:.2f}; each round also writes the 9 items\n")
-    best = {}
-    for key, _, fn, n in cases:
-        best[key] = min(fn(n) for _ in range(args.reps)) / n
+    # Interleaved: each round runs every case once, so that drift on a shared machine reaches
+    # all alike; the best round of each.
+    best = {key: float("inf") for key, _, _, _ in cases}
+    for _ in range(args.reps):
+        for key, _, fn, n in cases:
+            best[key] = min(best[key], fn(n) / n)
     empty = min(best["np_empty"], best["np_empty_only"])
     print("| case | ns per round | speed-up over np.empty((3, 3)) alone |")
     print("|---|---:|---:|")

@@ -725,6 +725,24 @@ static void test_slab_layout_errors(void) {
   CHECK_COUNTS(p, 2, 1);
   CHECK_ST(mvs_pool_release(p, &v), MVS_OK);
   CHECK_COUNTS(p, 2, 0);
+  /* the same refusals with an array in this thread's cache (the inline path's case) */
+  SENT(v);
+  SENT(slab);
+  CHECK_ERR(mvs_pool_acquire_slab(p, 4, 2, 'C', NULL, &v, &slab), MVS_ERR_VALUE, "2-d arrays of 4-byte items");
+  CHECK_ERR(mvs_pool_acquire_slab(p, 8, 1, 'C', NULL, &v, &slab), MVS_ERR_VALUE, "1-d arrays of 8-byte items");
+  CHECK_ERR(mvs_pool_acquire_slab(p, 8, -1, 'C', NULL, &v, &slab), MVS_ERR_NDIM, "ndim -1");
+  CHECK_ERR(mvs_pool_acquire_slab(p, 8, 2, 'F', NULL, &v, &slab), MVS_ERR_VALUE, "F-contiguous were requested");
+  CHECK_ERR(mvs_pool_acquire_slab(p, 8, 2, 'C' + 256, NULL, &v, &slab), MVS_ERR_VALUE, "order 323");
+  CHECK_ERR(mvs_pool_acquire_slab(p, 8, 2, 'C', NULL, NULL, &slab), MVS_ERR_NULL, "`out`");
+  CHECK_ERR(mvs_pool_acquire_slab(p, 8, 2, 'C', NULL, &v, NULL), MVS_ERR_NULL, "`out_slab`");
+  CHECK_UNTOUCHED(v);
+  CHECK_UNTOUCHED(slab);
+  CHECK_COUNTS(p, 2, 0);
+  CHECK_ST(mvs_pool_acquire_slab(p, 8, 2, 'C', NULL, &v, &slab), MVS_OK);
+  CHECK_VIEW(&v, 2, v.data, "3 3", "24 8");
+  CHECK(in_slab(&v, slab, 72, 128));
+  CHECK_COUNTS(p, 2, 1);
+  CHECK_ST(mvs_pool_release(p, &v), MVS_OK);
   mvs_pool_destroy(p);
 
   /* an F pool: 'C' refused, 'F' accepted */

@@ -215,12 +215,12 @@ int main(void) {
   long cases = getenv("MVS_TEST_INLINE_CASES") ? atol(getenv("MVS_TEST_INLINE_CASES")) : 1000000;
   static const int orders[] = {'C', 'F', 'C', 'F', 'A', 0, 'C' + 256, 'c'};
   long statuses[MVS_ERR_ALLOC + 1] = {0};
-  long mismatches = 0, k;
+  long mismatches = 0, taken = 0, k;
   char data[8];
   for (k = 0; k < cases; k++) {
     ptrdiff_t shape[9];
-    mvs_slice a, b;
-    int i, ndim = (int)pick(11) - 1; /* -1 ..= 9 */
+    mvs_slice a, b, c, before;
+    int i, ok, ndim = (int)pick(11) - 1; /* -1 ..= 9 */
     ptrdiff_t itemsize = pick(20) == 0 ? (ptrdiff_t)pick(3) - 1 : ((ptrdiff_t)1 << pick(5));
     int order = orders[pick(8)];
     int null_shape = pick(50) == 0, null_out = pick(50) == 0;
@@ -229,6 +229,7 @@ int main(void) {
     for (i = 0; i < 9; i++) shape[i] = extent();
     for (i = 0; i < (int)sizeof a; i++) ((unsigned char *)&a)[i] = (unsigned char)next_random();
     memcpy(&b, &a, sizeof a);
+    c = before = a;
     sa = mvs_view_contiguous(data, itemsize, ndim, null_shape ? NULL : shape, order, null_out ? NULL : &a);
     snprintf(msg, sizeof msg, "%s", sa == MVS_OK ? "" : mvs_last_error());
     sb = mvs_inline_view_contiguous(data, itemsize, ndim, null_shape ? NULL : shape, order, null_out ? NULL : &b);
@@ -237,9 +238,21 @@ int main(void) {
         fprintf(stderr, "MISMATCH case %ld: ndim %d itemsize %td order %d: library %d, inline %d (%s / %s)\n", k, ndim,
                 itemsize, order, sa, sb, msg, sb == MVS_OK ? "" : mvs_last_error());
     }
+    /* MVS_INLINE_CONTIGUOUS: where it takes a case, the library succeeds with the same bytes;
+       where it declines, it writes nothing. */
+    MVS_INLINE_CONTIGUOUS(c, data, itemsize, ndim, null_shape ? NULL : shape, order, ok);
+    if (ok ? !null_out && (sa != MVS_OK || memcmp(&a, &c, sizeof a) != 0) : memcmp(&c, &before, sizeof c) != 0) {
+      if (++mismatches <= 10)
+        fprintf(stderr, "MISMATCH MVS_INLINE_CONTIGUOUS case %ld: ndim %d itemsize %td order %d: library %d, inline %s\n", k,
+                ndim, itemsize, order, sa, ok ? "took it" : "declined and wrote");
+    }
+    taken += ok;
     if (sa >= 0 && sa <= MVS_ERR_ALLOC) statuses[sa]++;
   }
   CHECK_EQ(mismatches, 0);
+  CHECK(taken > cases / 20 && cases - taken > cases / 20);
+  printf("test_inline: %ld cases of MVS_INLINE_CONTIGUOUS, taken inline / left to the library: %ld / %ld\n", cases,
+         taken, cases - taken);
   derivations(cases);
   index_items(cases);
   subviews(cases);

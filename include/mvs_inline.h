@@ -230,7 +230,7 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
 #define MVS_INLINE_SUBVIEW(dst, src, ndim, itemsize, offset, out_ndim, extents, order, ok)                      \
     do {                                                                                                         \
         int mvs_n_ = (ndim), mvs_m_ = (out_ndim), mvs_ord_ = (order);                                           \
-        ptrdiff_t mvs_isz_ = (itemsize), mvs_off_ = (offset), mvs_run_, mvs_sd_[8] = {0};                        \
+        ptrdiff_t mvs_isz_ = (itemsize), mvs_off_ = (offset), mvs_run_, mvs_sd_[8] = {0}, mvs_min_ = 1;          \
         const ptrdiff_t *mvs_ext_ = (extents);                                                                   \
         (ok) = mvs_n_ >= 1 && mvs_isz_ >= 1 && mvs_isz_ <= ((ptrdiff_t)1 << 20) && mvs_off_ >= 0 &&              \
                mvs_off_ < ((ptrdiff_t)1 << 40) && mvs_m_ >= 0 && mvs_m_ <= 8 && (mvs_m_ == 0 || mvs_ext_) &&     \
@@ -263,18 +263,48 @@ static inline mvs_status mvs_inline_view_contiguous(void *data, ptrdiff_t itemsi
         (ok) = (ok) && (src).strides[k] == ((k) == mvs_n_ - 1 ? mvs_isz_                                        \
                                             : (src).strides[(k) < 7 ? (k) + 1 : 7] * (src).shape[(k) < 7 ? (k) + 1 : 7]);
 
-/* Axis k of the result, taken from the innermost out: its stride, then the running product
-   times its extent (which must be in 1..MVS_USUAL_EXTENT_LIMIT). */
+/* Axis k of a contiguous result (of MVS_INLINE_SUBVIEW, MVS_INLINE_CONTIGUOUS), taken from the
+   innermost out: its stride, then the running product times its extent (zero counted as 1),
+   which must be in mvs_min_..MVS_USUAL_EXTENT_LIMIT, with the product below 2^32 before it. */
 #define MVS_INLINE_SUBVIEW_STRIDE_K_(ok, ext, k)                                                                 \
     if ((k) < mvs_m_) {                                                                                          \
         mvs_sd_[k] = mvs_run_;                                                                                   \
-        (ok) = (ok) && (ext)[k] >= 1 && (ext)[k] < (ptrdiff_t)MVS_USUAL_EXTENT_LIMIT && mvs_run_ < ((ptrdiff_t)1 << 32);     \
-        if (ok) mvs_run_ *= (ext)[k];                                                                            \
+        (ok) = (ok) && (ext)[k] >= mvs_min_ && (ext)[k] < (ptrdiff_t)MVS_USUAL_EXTENT_LIMIT &&                   \
+               mvs_run_ < ((ptrdiff_t)1 << 32);                                                                  \
+        if (ok) mvs_run_ *= (ext)[k] > 1 ? (ext)[k] : 1;                                                         \
     }
 
 #define MVS_INLINE_SUBVIEW_OUT_K_(dst, ext, k)                                                                   \
     (dst).shape[k] = (k) < mvs_m_ ? (ext)[k] : 0;                                                                \
     (dst).strides[k] = (k) < mvs_m_ ? mvs_sd_[k] : 0;                                                            \
     (dst).suboffsets[k] = -1;
+
+/* mvs_view_contiguous(ptr, itemsize, ndim, extents, order, dst) as a statement macro, as
+   MVS_INLINE_SLICE_AXIS: when `ndim` is in 0..=8, `itemsize` in 1..=2^20, `order` 'C' or 'F',
+   every extent in 0..MVS_USUAL_EXTENT_LIMIT and the stride product below 2^32 before each
+   factor, writes the library's result to `dst` field by field (memview NULL) and sets `ok` to
+   1; otherwise sets `ok` to 0 and writes nothing, and the library must be called. Unlike
+   mvs_inline_view_contiguous, which writes through a pointer, it lets a compiler keep a view of
+   a constant `ndim` in registers. c_tests/test_inline.c compares it with the library. */
+#define MVS_INLINE_CONTIGUOUS(dst, ptr, itemsize, ndim, extents, order, ok)                                     \
+    do {                                                                                                         \
+        int mvs_m_ = (ndim), mvs_ord_ = (order);                                                                \
+        ptrdiff_t mvs_isz_ = (itemsize), mvs_run_ = mvs_isz_, mvs_sd_[8] = {0}, mvs_min_ = 0;                    \
+        const ptrdiff_t *mvs_ext_ = (extents);                                                                   \
+        (ok) = mvs_m_ >= 0 && mvs_m_ <= 8 && mvs_isz_ >= 1 && mvs_isz_ <= ((ptrdiff_t)1 << 20) &&               \
+               (mvs_m_ == 0 || mvs_ext_) && (mvs_ord_ == 'C' || mvs_ord_ == 'F');                               \
+        if (ok) {                                                                                                \
+            if (mvs_ord_ == 'C') {                                                                               \
+                MVS_INLINE_EACH_AXIS_REV_(MVS_INLINE_SUBVIEW_STRIDE_K_, ok, mvs_ext_)                            \
+            } else {                                                                                             \
+                MVS_INLINE_EACH_AXIS_(MVS_INLINE_SUBVIEW_STRIDE_K_, ok, mvs_ext_)                                \
+            }                                                                                                    \
+        }                                                                                                        \
+        if (ok) {                                                                                                \
+            (dst).memview = NULL;                                                                                \
+            (dst).data = (char *)(ptr);                                                                          \
+            MVS_INLINE_EACH_AXIS_(MVS_INLINE_SUBVIEW_OUT_K_, dst, mvs_ext_)                                      \
+        }                                                                                                        \
+    } while (0)
 
 #endif /* MVS_INLINE_H */

@@ -189,17 +189,43 @@ static inline mvs_status __mvs_pyx_buffer_owned(mvs_status status, mvs_slice *r,
     return MVS_OK;
 }
 
-/* An array of `pool` checked to be `ndim`-d, of `itemsize`-byte items, contiguous in `order`,
-   into `r`, with its slab's owner (as __mvs_pyx_buffer_owned). An array whose owner could not
-   be made is given back. */
-static inline mvs_status __mvs_pyx_pool_owned(mvs_pool *pool, ptrdiff_t itemsize, int ndim, int order, mvs_slice *r,
-                                              const void *key, __mvs_pyx_make_fn make) {
-    mvs_buffer *slab = NULL;
-    mvs_status status = mvs_pool_acquire_slab(pool, itemsize, ndim, order, key, r, &slab);
-    if (status == MVS_OK && !r->memview && !(r->memview = make(slab, ndim, 0)))
-        (void)mvs_pool_release(pool, r);
-    return status;
+/* `status` of mvs_pool_acquire_slab, which wrote the array `s` of `pool` (`ndim`-d) and its
+   `slab`, into `r` with the slab's owner (as __mvs_pyx_buffer_owned): the one attached, or made
+   now. An array whose owner could not be made is given back. */
+static inline mvs_status __mvs_pyx_pool_owned(mvs_status status, mvs_pool *pool, int ndim, const mvs_slice *s,
+                                              mvs_buffer *slab, mvs_slice *r, __mvs_pyx_make_fn make) {
+    if (status != MVS_OK) return status;
+    memcpy(r, s, sizeof *r);
+    if (!r->memview && !(r->memview = make(slab, ndim, 0))) (void)mvs_pool_release(pool, r);
+    return MVS_OK;
 }
+
+/* The body of pool_acquire_Nd and pool_acquire_f_Nd (the <dtype>.pxd files): an array of `pool`
+   checked to be `n`-d, of `isz`-byte items, contiguous in `order`, with the owner attached to
+   its slab under `key`. When the slab has one, the first `n` axes of the library's view are
+   copied into __mvs_f field by field, and the rest are what every function writes there, so
+   that a compiler keeps the result in registers (read back whole, it went through memory and
+   three copies: make bench-cython); else __mvs_pyx_pool_owned makes the owner, or raises. */
+#define __MVS_PYX_POOL_FIELDS_K_(dst, src, k) \
+    (dst).shape[k] = (k) < __mvs_n ? (src).shape[k] : 0; \
+    (dst).strides[k] = (k) < __mvs_n ? (src).strides[k] : 0; \
+    (dst).suboffsets[k] = -1;
+#define __MVS_PYX_POOL_BODY(isz, n, order, pool, key, make) \
+    __Pyx_memviewslice __mvs_f; \
+    mvs_slice __mvs_s; \
+    mvs_buffer *__mvs_slab = NULL; \
+    mvs_pool *__mvs_pl = (pool); \
+    const int __mvs_n = (n); \
+    mvs_status __mvs_st = mvs_pool_acquire_slab(__mvs_pl, (isz), __mvs_n, (order), (key), &__mvs_s, &__mvs_slab); \
+    if (__mvs_st == MVS_OK && __mvs_s.memview) { \
+        memcpy(&__mvs_f.memview, &__mvs_s.memview, sizeof __mvs_s.memview); \
+        __mvs_f.data = __mvs_s.data; \
+        MVS_INLINE_EACH_AXIS_(__MVS_PYX_POOL_FIELDS_K_, __mvs_f, __mvs_s) \
+        __PYX_INC_MEMVIEW(&__mvs_f, 0); \
+    } else { \
+        __mvs_f = __MVS_PYX_VIEW(__mvs_pyx_pool_owned(__mvs_st, __mvs_pl, __mvs_n, &__mvs_s, __mvs_slab, \
+                                                      (mvs_slice *)&__mvs_r, (make)), -1); \
+    }
 
 /* With the GIL: attaches the memoryview object in `slot` (the memview field of a typed
    memoryview variable) to `buffer` under `key`, unless an owner is attached already, and
@@ -300,11 +326,38 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
         __mvs_f = __MVS_PYX_VIEW(slow, expected); \
     }
 
+/* The body of from_pointer_Nd (the <dtype>.pxd files): once the module's owner of views of `n`
+   dimensions exists (`slot`), a view of `n` extents of items of `isz` bytes at non-NULL `ptr`
+   is built inline by MVS_INLINE_CONTIGUOUS into __mvs_f, field by field, and acquired; so a
+   compiler keeps it in registers, as Cython's own slicing (written through a pointer it went
+   through memory and three copies, 5x slower: make bench-cython). Everything else (the first
+   view, which makes the owner, NULL data, every error) is the call of __mvs_pyx_owned, `slow`
+   the owner's expression. */
+#define __MVS_PYX_FROM_POINTER_BODY(isz, n, ptr, extents, order, slot, slow) \
+    __Pyx_memviewslice __mvs_f; \
+    void *__mvs_own = __mvs_pyx_owner_load(slot); \
+    char *__mvs_p = (char *)(ptr); \
+    const ptrdiff_t *__mvs_e = (extents); \
+    int __mvs_o = (order), __mvs_ok = 0; \
+    if (__mvs_own && __mvs_p) MVS_INLINE_CONTIGUOUS(__mvs_f, __mvs_p, (isz), (n), __mvs_e, __mvs_o, __mvs_ok); \
+    if (__mvs_ok) { \
+        memcpy(&__mvs_f.memview, &__mvs_own, sizeof __mvs_own); \
+        __PYX_INC_MEMVIEW(&__mvs_f, 0); \
+    } else { \
+        __mvs_f = __MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous(__mvs_p, (isz), (n), __mvs_e, __mvs_o, \
+                                                                            (mvs_slice *)&__mvs_r), \
+                                                 (mvs_slice *)&__mvs_r, (n), __mvs_p, (slow)), -1); \
+    }
+
 /* MVS_PYX_NO_STATEMENT_EXPRESSIONS selects the C++11 form where both exist (tested that way). */
 #if defined(__GNUC__) && !(defined(__cplusplus) && defined(MVS_PYX_NO_STATEMENT_EXPRESSIONS))
 #define __MVS_PYX_VIEW(call, expected) __extension__({ __MVS_PYX_BODY(call, expected) __mvs_r; })
 #define __MVS_PYX_FAST(a, slow, expected, ...) \
     __extension__({ __MVS_PYX_FAST_BODY(a, slow, expected, __VA_ARGS__) __mvs_f; })
+#define __MVS_PYX_FROM_POINTER(isz, n, ptr, extents, order, slot, slow) \
+    __extension__({ __MVS_PYX_FROM_POINTER_BODY(isz, n, ptr, extents, order, slot, slow) __mvs_f; })
+#define __MVS_PYX_POOL(isz, n, order, pool, key, make) \
+    __extension__({ __MVS_PYX_POOL_BODY(isz, n, order, pool, key, make) __mvs_f; })
 #define __mvs_pyx_adopt(owner) __extension__({ __mvs_pyx_adopt_body(owner) __mvs_a; })
 #define __MVS_PYX_FILL(dst, ndim, T, value) __extension__({ __MVS_PYX_FILL_BODY(dst, ndim, T, value) __mvs_rc; })
 #define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \
@@ -314,6 +367,10 @@ static inline mvs_status __mvs_pyx_copy_owned(const mvs_slice *src, int ndim, pt
     ([&]() -> __Pyx_memviewslice { __MVS_PYX_BODY(call, expected) return __mvs_r; }())
 #define __MVS_PYX_FAST(a, slow, expected, ...) \
     ([&]() -> __Pyx_memviewslice { __MVS_PYX_FAST_BODY(a, slow, expected, __VA_ARGS__) return __mvs_f; }())
+#define __MVS_PYX_FROM_POINTER(isz, n, ptr, extents, order, slot, slow) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_FROM_POINTER_BODY(isz, n, ptr, extents, order, slot, slow) return __mvs_f; }())
+#define __MVS_PYX_POOL(isz, n, order, pool, key, make) \
+    ([&]() -> __Pyx_memviewslice { __MVS_PYX_POOL_BODY(isz, n, order, pool, key, make) return __mvs_f; }())
 #define __mvs_pyx_adopt(owner) ([&]() -> __Pyx_memviewslice { __mvs_pyx_adopt_body(owner) return __mvs_a; }())
 #define __MVS_PYX_FILL(dst, ndim, T, value) ([&]() -> int { __MVS_PYX_FILL_BODY(dst, ndim, T, value) return __mvs_rc; }())
 #define __MVS_PYX_COPY(src, ndim, itemsize, order, key, make) \

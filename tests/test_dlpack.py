@@ -11,6 +11,7 @@ not installed in CI: too large).
   the owner, a NumPy array of it, a memoryview, np.from_dlpack of it and from_dlpack of it
   (gc disabled, so that only reference counts free them);
 - read-only tensors give read-only owners, which refuse writable use and legacy export;
+- contiguous buffer requests of imports succeed exactly when NumPy's flags say so;
 - malformed tensors are refused with their errors and the deleter still runs once (by the
   capsule, which keeps the tensor on failure); other devices, streams, copies, legacy capsules.
 
@@ -117,6 +118,45 @@ def test_round_trips(dtype, checks):
             check(b.flags.writeable == a.flags.writeable, f"{dtype.__name__} {a.shape}: np.from_dlpack writeable")
             n += 1
     checks(f"round trips: {n} views of {dtype.__name__}, 0-d to 8-d")
+
+
+def buffer_request(obj, flags):
+    """Whether PyObject_GetBuffer(obj, flags) succeeds (the buffer is released at once)."""
+    get, release = ctypes.pythonapi.PyObject_GetBuffer, ctypes.pythonapi.PyBuffer_Release
+    get.argtypes, release.argtypes = [ctypes.py_object, ctypes.c_void_p, ctypes.c_int], [ctypes.c_void_p]
+    buf = (ctypes.c_byte * 256)()
+    try:
+        get(obj, buf, flags)
+    except BufferError:
+        return False
+    release(buf)
+    return True
+
+
+def test_contiguity_and_bytes(checks):
+    """from_dlpack computes an import's byte count and NumPy-rule contiguity itself (not through
+    the library's queries): a C-, F- or any-contiguous buffer request succeeds exactly when
+    NumPy's flags say so, and the byte count is NumPy's, for views of 0 to 8 dimensions
+    (transposed, stepped, broadcast, zero-size, with axes of extent 1)."""
+    # PyBUF_STRIDES (PyBUF_ND included) and the contiguous requests, which include it
+    strides = 0x0010 | 0x0008
+    c_contig, f_contig, any_contig = 0x0020 | strides, 0x0040 | strides, 0x0080 | strides
+    n = 0
+    for dtype in (np.int8, np.float64, np.complex128):
+        for ndim in range(9):
+            # views, their transposes, and axes of extent 1 whose strides a strict rule refuses
+            ones = np.ones((3, 4), dtype)
+            for a in views(dtype, ndim) + [v.T for v in views(dtype, ndim)] + [ones[1:2], ones[1:2].T, ones[:, 1:2]]:
+                o = from_dlpack(a)
+                what = f"{np.dtype(dtype).name} {a.shape} {a.strides}"
+                check(memoryview(o).nbytes == a.nbytes, f"{what}: nbytes {memoryview(o).nbytes} != {a.nbytes}")
+                check(buffer_request(o, c_contig) == a.flags.c_contiguous, f"{what}: C-contiguous request")
+                check(buffer_request(o, f_contig) == a.flags.f_contiguous, f"{what}: F-contiguous request")
+                check(buffer_request(o, any_contig) == (a.flags.c_contiguous or a.flags.f_contiguous),
+                      f"{what}: any-contiguous request")
+                check(buffer_request(o, strides), f"{what}: strided request")
+                n += 1
+    checks(f"contiguity and bytes: {n} imports")
 
 
 def test_write_through_owner(checks):

@@ -310,8 +310,8 @@ def raw_memory_macros(code, size):
     """The macros of from_pointer_Nd and from_pointer_strided_Nd for one dtype (mvs_pyx.h)."""
     return "".join(
         f"#define __mvs_pyx_{code}_from_pointer_{n}d(data, shape, order) "
-        f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_inline_view_contiguous((void *)(data), {size}, {n}, shape, order, "
-        f"(mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, {n}, (data), __mvs_pyx_owner_{code}({n})), -1)\n"
+        f"__MVS_PYX_FROM_POINTER({size}, {n}, (data), (shape), (order), &__mvs_pyx_owners_{code}[{n}], "
+        f"__mvs_pyx_owner_{code}({n}))\n"
         f"#define __mvs_pyx_{code}_from_pointer_strided_{n}d(data, shape, strides) "
         f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), {size}, {n}, shape, strides, "
         f"(mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, {n}, (data), __mvs_pyx_owner_{code}({n})), -1)\n" for n in NDIMS)
@@ -328,8 +328,8 @@ def owned_memory_macros(code, size):
         f"__mvs_pyx_make_buffer_owner_{code}), -1)\n" for n in NDIMS for c in (0, 1))
     macros += "".join(
         f"#define __mvs_pyx_{code}_pool_acquire{'_f' if o == 'F' else ''}_{n}d(pool) "
-        f"__MVS_PYX_VIEW(__mvs_pyx_pool_owned((pool), {size}, {n}, '{o}', (mvs_slice *)&__mvs_r, {key}[0][{n}], "
-        f"__mvs_pyx_make_buffer_owner_{code}), -1)\n" for n in NDIMS for o in ("CF" if n > 1 else "C"))
+        f"__MVS_PYX_POOL({size}, {n}, '{o}', (pool), {key}[0][{n}], __mvs_pyx_make_buffer_owner_{code})\n"
+        for n in NDIMS for o in ("CF" if n > 1 else "C"))
     return macros
 
 

@@ -254,7 +254,17 @@ def png_text(path):
     return text
 
 
-RENDER = {"bridge": bridge, "pool": pool, "alloc": alloc, "cython-copy": cython_copy, "copy": copy, "transpose": transpose,
+def dlpack():
+    r = Record("dlpack")
+    rows = [[f"x {size} float64", fmt(r[f"ours/{size}"]), fmt(r[f"numpy/{size}"]), f"{r[f'ours/{size}'] / r[f'numpy/{size}']:.2f}x"]
+            for size in ("3x3", "1000x1000")]
+    return (prose(f"{r.source()}, ns per import and release, best of {r['rounds']:g} interleaved rounds "
+                  f"(`x.__dlpack__()` alone, the producer's share: {fmt(r['dlpack_alone'])} ns):") + "\n\n"
+            + table(["", "`memviewslice.from_dlpack(x)`", "`np.from_dlpack(x)`", "ratio"], rows,
+                    ["---", "---:", "---:", "---:"]))
+
+
+RENDER = {"bridge": bridge, "pool": pool, "alloc": alloc, "dlpack": dlpack, "cython-copy": cython_copy, "copy": copy, "transpose": transpose,
           "iter": iteration, "bandwidth": bandwidth}
 
 

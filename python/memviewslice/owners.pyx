@@ -18,9 +18,12 @@
 #   (per module, dtype and ndim; per buffer; the read-only dummy buffer) are published by an
 #   atomic compare-and-swap or by mvs_buffer_attach, which keep the first and drop the others
 #   (mvs_pyx_runtime.h); this module only exports their memory (owner_export).
-# - The module's dicts (_COMPLEX_SIZES, _DL_CODES, _DL_FORMATS) are never written after import.
+# - The module's dicts (_COMPLEX_SIZES, _DL_CODES, _DL_FORMATS) and _FORMATS_BY_INDEX are never
+#   written after import; _ndarray is written once from None to a tuple made before, so a racing
+#   reader sees one or the other (and racing writers at worst leak a reference to one).
 
 cimport cython
+from cpython.pyport cimport PY_SSIZE_T_MAX
 
 import struct
 import sys
@@ -62,13 +65,14 @@ def _format(dtype):
     return numpy.dtype(dtype).char.encode()
 
 
+@cython.no_gc  # its one object field, format, is bytes: it cannot be part of a cycle
 cdef class BufferExport:
     """One view of an mvs_buffer, exported through the buffer protocol (np.asarray(obj),
     memoryview(obj)), holding a reference to the buffer. Made by export() (from Cython; Python
     cannot make one)."""
 
-    def __cinit__(self):
-        self.buffer = NULL
+    # No __cinit__: Cython's allocation zeroes the C fields (buffer NULL until _export), and
+    # __cinit__'s argument parsing was a tenth of from_dlpack's time.
 
     def __dealloc__(self):
         # NULL (a failed export) is a no-op
@@ -192,6 +196,21 @@ _DL_FORMATS = {
     (MVS_DL_FLOAT, 16): b"e", (MVS_DL_FLOAT, 32): b"f", (MVS_DL_FLOAT, 64): b"d",
     (MVS_DL_COMPLEX, 64): b"Zf", (MVS_DL_COMPLEX, 128): b"Zd", (MVS_DL_BOOL, 8): b"?",
 }
+# _DL_FORMATS as a tuple indexed by _format_index(code, bits) (None where it has no entry), so
+# that an import finds its format without making and hashing a tuple.
+cdef enum:
+    _FORMAT_CODES = 8
+    _FORMAT_BYTES = 17
+cdef tuple _FORMATS_BY_INDEX = tuple(
+    _DL_FORMATS.get((i // _FORMAT_BYTES, i % _FORMAT_BYTES * 8)) for i in range(_FORMAT_CODES * _FORMAT_BYTES))
+
+
+cdef inline Py_ssize_t _format_index(int code, int bits) noexcept:
+    """The index of DLPack type (code, bits) in _FORMATS_BY_INDEX, or -1 for a type that has no
+    entry there."""
+    if code < 0 or code >= _FORMAT_CODES or bits <= 0 or bits % 8 or bits // 8 >= _FORMAT_BYTES:
+        return -1
+    return code * _FORMAT_BYTES + bits // 8
 
 
 def _dl_dtype(format, Py_ssize_t itemsize):
@@ -234,6 +253,13 @@ def from_dlpack(x):
     that know no other. Raises BufferError for a device other than the CPU or an item type
     with no buffer-protocol format (bool, int and uint 8 to 64 bits, float 16 to 64, complex
     64 and 128 have one), ValueError for a malformed tensor."""
+    method = _ndarray_dlpack(x)
+    if method is not None:  # numpy.ndarray.__dlpack__ itself, saving the method's lookup on x
+        try:
+            capsule = method(x, max_version=(1, 1))
+        except TypeError:
+            capsule = method(x)
+        return from_dlpack_capsule(capsule)
     if hasattr(x, "__dlpack_device__"):
         device = tuple(x.__dlpack_device__())
         if device[0] != MVS_DL_CPU:
@@ -243,6 +269,25 @@ def from_dlpack(x):
     except TypeError:
         capsule = x.__dlpack__()
     return from_dlpack_capsule(capsule)
+
+
+# (numpy.ndarray, numpy.ndarray.__dlpack__), once NumPy is imported: NumPy arrays are always in
+# CPU memory, so from_dlpack does not ask them (__dlpack_device__ was a tenth of its time), and
+# it calls their method without looking it up on each array.
+cdef tuple _ndarray = None
+
+
+cdef inline object _ndarray_dlpack(x):
+    """numpy.ndarray.__dlpack__ when `x` is exactly a NumPy array (not a subclass, which may say
+    otherwise), else None."""
+    global _ndarray
+    cdef tuple ndarray = _ndarray
+    if ndarray is None:
+        numpy = sys.modules.get("numpy")
+        if numpy is None:
+            return None
+        ndarray = _ndarray = (numpy.ndarray, numpy.ndarray.__dlpack__)
+    return ndarray[1] if type(x) is ndarray[0] else None
 
 
 cdef BufferExport from_dlpack_capsule(capsule):
@@ -283,14 +328,59 @@ cdef BufferExport from_dlpack_capsule(capsule):
         if st in (MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION):
             raise BufferError(mvs_last_error().decode())
         mvs_pyx_check(st)
-    dtype = (code, bits)
+    cdef Py_ssize_t index = _format_index(code, bits)
+    format = _FORMATS_BY_INDEX[index] if index >= 0 else None
+    if format is None:
+        mvs_buffer_release(buffer)
+        raise BufferError(f"DLPack type (code {code}, {bits} bits) has no buffer-protocol format")
+    return _export_imported(buffer, &view, ndim, itemsize, format)
+
+
+cdef inline bint _numpy_contiguous(const mvs_slice *view, int ndim, Py_ssize_t itemsize, bint c_order) noexcept:
+    """NumPy's relaxed contiguity of a direct view whose byte count fits (mvs_is_contiguous
+    with MVS_CONTIG_NUMPY): a view with no item is contiguous; otherwise each axis of extent
+    other than 1, from the innermost (the last for `c_order`, else the first) out, has the
+    stride of the items inside it."""
+    cdef Py_ssize_t expected = itemsize
+    cdef int k, axis
+    for k in range(ndim):
+        if view.shape[k] == 0:
+            return True
+    for k in range(ndim):
+        axis = ndim - 1 - k if c_order else k
+        if view.shape[axis] != 1:
+            if view.strides[axis] != expected:
+                return False
+            expected *= view.shape[axis]
+    return True
+
+
+cdef BufferExport _export_imported(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize,
+                                   bytes format):
+    """_export() of a view that mvs_dlpack_import just made with `buffer` (direct, inside the
+    buffer's memory, as the import guarantees: not checked again), taking over the import's
+    reference instead of adding one; released on failure."""
+    cdef BufferExport e
+    cdef int readonly
+    cdef int i
+    cdef Py_ssize_t items = 1
+    for i in range(ndim):
+        items *= view.shape[i]  # cannot overflow: the import checked the item count
     try:
-        format = _DL_FORMATS.get(dtype)
-        if format is None:
-            raise BufferError(f"DLPack type (code {dtype[0]}, {dtype[1]} bits) has no buffer-protocol format")
-        return _export(buffer, &view, ndim, itemsize, format, False, False)
-    finally:
-        mvs_buffer_release(buffer)  # the export holds its own reference
+        e = BufferExport.__new__(BufferExport)
+        mvs_pyx_check(mvs_buffer_readonly(buffer, &readonly))
+        if items > PY_SSIZE_T_MAX // itemsize:  # a broadcast tensor's bytes may not fit
+            mvs_pyx_check(mvs_byte_count(view, ndim, itemsize, &e.nbytes))
+    except BaseException:
+        mvs_buffer_release(buffer)
+        raise
+    # mvs_byte_count and mvs_is_contiguous (MVS_CONTIG_NUMPY) of a view known valid: each call
+    # checked the whole view again, and the three were a quarter of from_dlpack's time.
+    # tests/test_dlpack.py compares the flags with NumPy's.
+    e.nbytes = items * itemsize
+    e.c_contiguous = _numpy_contiguous(view, ndim, itemsize, True)
+    e.f_contiguous = _numpy_contiguous(view, ndim, itemsize, False)
+    return _hold(e, buffer, view, ndim, itemsize, format, False, readonly)
 
 
 cdef BufferExport export(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize, format):
@@ -342,11 +432,18 @@ cdef BufferExport _export(mvs_buffer *buffer, const mvs_slice *view, int ndim, P
     mvs_pyx_check(mvs_is_contiguous(view, ndim, itemsize, b'C', MVS_CONTIG_NUMPY, &e.c_contiguous))
     mvs_pyx_check(mvs_is_contiguous(view, ndim, itemsize, b'F', MVS_CONTIG_NUMPY, &e.f_contiguous))
     mvs_pyx_check(mvs_buffer_retain_memory(buffer) if memory_only else mvs_buffer_retain(buffer))
+    return _hold(e, buffer, view, ndim, itemsize, format, memory_only, readonly or readonly_view)
+
+
+cdef inline BufferExport _hold(BufferExport e, mvs_buffer *buffer, const mvs_slice *view, int ndim,
+                               Py_ssize_t itemsize, bytes format, bint memory_only, bint readonly):
+    """`e`, which now holds a reference (or a memory reference) to `buffer`, exporting `view`."""
+    cdef int i
     e.buffer = buffer
     e.memory_only = memory_only
     e.data = view.data
     e.ndim = ndim
-    e.readonly = readonly or readonly_view
+    e.readonly = readonly
     e.itemsize = itemsize
     e.format = format
     for i in range(ndim):

@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-use crate::view::{self, Addr, View, MAX_DIMS};
+use crate::view::{self, Addr, View, MAX_DIMS, MVS_USUAL_EXTENT_LIMIT, MVS_USUAL_STRIDE_LIMIT};
 
 /// The DLPack version this library implements (DLPack's `DLPACK_MAJOR_VERSION`).
 pub(crate) const MAJOR: u32 = 1;
@@ -282,6 +282,71 @@ pub fn import(
     let start = first.checked_add_signed(lo).ok_or(overflow)?;
     first.checked_add_signed(hi).ok_or(overflow)?;
     Ok(Imported { view, start, nbytes })
+}
+
+/// [`import`] of a usual tensor, computed without the checks that cannot fail: at most
+/// [`MAX_DIMS`] axes, non-NULL data, extents in `0..MVS_USUAL_EXTENT_LIMIT`, byte strides (or,
+/// for `None`, row-major ones) in `-MVS_USUAL_STRIDE_LIMIT..MVS_USUAL_STRIDE_LIMIT`, an item
+/// count that fits, a byte offset below 2^32 and addresses that do not wrap. Then every span
+/// and sum below fits, and the result is [`import`]'s (the tests compare them). `None` for
+/// every other tensor, which [`import`] takes (and says why it refuses it). Inline, and with
+/// no view returned through a `Result`: [`import`]'s three copies of the view were a third of
+/// an import's time.
+#[inline(always)]
+pub fn import_usual(
+    data: usize,
+    shape: &[i64],
+    strides: Option<&[i64]>,
+    itemsize: isize,
+    byte_offset: u64,
+) -> Option<Imported> {
+    let ndim = shape.len();
+    if ndim > MAX_DIMS || data == 0 || byte_offset >= 1 << 32 || !(1..MVS_USUAL_STRIDE_LIMIT).contains(&itemsize) {
+        return None;
+    }
+    let (mut extents, mut bytes) = ([0isize; MAX_DIMS], [0isize; MAX_DIMS]);
+    // The item count as `import` multiplies it, in axis order (which may overflow before a 0).
+    let mut items = 1isize;
+    for (axis, &len) in shape.iter().enumerate() {
+        if !(0..MVS_USUAL_EXTENT_LIMIT as i64).contains(&len) {
+            return None;
+        }
+        extents[axis] = len as isize;
+        items = items.checked_mul(len as isize)?;
+    }
+    let mut run = itemsize;
+    for axis in (0..ndim).rev() {
+        let len = extents[axis];
+        bytes[axis] = match strides {
+            Some(strides) if strides[axis].unsigned_abs() < (MVS_USUAL_STRIDE_LIMIT / itemsize) as u64 => {
+                strides[axis] as isize * itemsize
+            }
+            Some(_) => return None,
+            None if run < MVS_USUAL_STRIDE_LIMIT => {
+                let stride = run;
+                run *= len.max(1);
+                stride
+            }
+            None => return None,
+        };
+    }
+    let first = data.checked_add(byte_offset as usize)?;
+    let (mut lo, mut hi) = (0isize, itemsize);
+    if items == 0 {
+        hi = 0;
+    } else {
+        for axis in 0..ndim {
+            let span = (extents[axis] - 1) * bytes[axis];
+            if span < 0 {
+                lo += span;
+            } else {
+                hi += span;
+            }
+        }
+    }
+    let start = first.checked_add_signed(lo)?;
+    first.checked_add_signed(hi)?;
+    Some(Imported { view: View::usual_unchecked(first, ndim, extents, bytes), start, nbytes: hi - lo })
 }
 
 /// The shape and strides (in items) of a DLPack tensor describing `view`, of items of

@@ -115,3 +115,50 @@ fn views_become_item_strides_and_refuse_what_dlpack_cannot_say() {
     assert_eq!(check_export_flags(3), Ok(()));
     assert_eq!(check_export_flags(4), Err(Error::Flags { flags: 4, allowed: 3 }));
 }
+
+#[test]
+fn usual_imports_are_imports() {
+    // import_usual against import on tensors inside and around its limits: where it takes one,
+    // import succeeds with the same result.
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let (mut taken, mut cases) = (0, 0);
+    for _ in 0..200_000 {
+        let ndim = next(10) as usize;
+        let ndim = ndim.min(MAX_DIMS + 1);
+        let extent = |r: u64| match r % 16 {
+            0 => 0,
+            1 => (1 << 29) + (r >> 8) as i64 % 3,
+            2 => (1 << 30) - 1 + (r >> 8) as i64 % 3,
+            3 => -1,
+            _ => (r % 5) as i64,
+        };
+        let shape: Vec<i64> = (0..ndim).map(|_| extent(next(1 << 20))).collect();
+        let stride = |r: u64| match r % 12 {
+            0 => (1 << 28) + (r >> 8) as i64 % 5 - 2,
+            1 => -(1 << 28) - (r >> 8) as i64 % 5 + 2,
+            2 => i64::MAX - (r >> 8) as i64 % 2,
+            _ => (r % 21) as i64 - 10,
+        };
+        let strides: Vec<i64> = (0..ndim).map(|_| stride(next(1 << 20))).collect();
+        let itemsize = [1, 2, 4, 8, 16, 31][next(6) as usize];
+        let data = [0usize, 0x1000, usize::MAX - 4096, 1 << 40][next(4) as usize];
+        let byte_offset = [0u64, 8, (1 << 32) - 8, 1 << 32, u64::MAX][next(5) as usize];
+        let strides = if next(3) == 0 { None } else { Some(&strides[..]) };
+        cases += 1;
+        if let Some(quick) = import_usual(data, &shape, strides, itemsize, byte_offset) {
+            taken += 1;
+            assert_eq!(
+                import(data, &shape, strides, itemsize, byte_offset),
+                Ok(quick),
+                "{shape:?} {strides:?} {itemsize}"
+            );
+        }
+    }
+    assert!(taken > cases / 10 && taken < cases * 9 / 10, "{taken} of {cases} taken");
+}

@@ -500,7 +500,10 @@ unsafe fn import<T: Managed>(
             false => Some(unsafe { array_arg(t.strides, n, "tensor's strides")? }),
         };
         let data = t.data.cast::<c_char>();
-        let imported = dlpack::import(data as usize, shape, strides, itemsize, t.byte_offset)?;
+        let imported = match dlpack::import_usual(data as usize, shape, strides, itemsize, t.byte_offset) {
+            Some(imported) => imported,
+            None => dlpack::import(data as usize, shape, strides, itemsize, t.byte_offset)?,
+        };
         // The addresses `import` computed, as offsets from `data` (wrapping: not dereferenced).
         let at = |address: usize| data.wrapping_add(address.wrapping_sub(data as usize));
         let buffer =

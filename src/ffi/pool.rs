@@ -7,10 +7,10 @@
 //! `mvs_pool_destroy`, so that whoever else holds a slab (a typed memoryview's owner) keeps
 //! its memory. The bookkeeping is `memory::FreeList`: a cache of free arrays per thread, a
 //! lock-free stack of the others (ABA-safe with a tagged top) and one "acquired" flag per
-//! array; only growth takes a mutex. The common cases of acquire and release
-//! (`FreeList::take_quick`, `give_back_quick`) are inline and everything else out of line, so
-//! that they need no stack frame: a pair is one locked instruction among about 120
-//! (`make icount`'s `pool`).
+//! array; only growth takes a mutex. The common cases of acquire (also `mvs_pool_acquire_slab`'s,
+//! for typed memoryviews) and release (`FreeList::take_quick`, `give_back_quick`) are inline and
+//! everything else out of line, so that they need no stack frame: a pair is one locked
+//! instruction among about 120 (`make icount`'s `pool`).
 
 use core::ffi::{c_char, c_int, c_void};
 
@@ -182,7 +182,7 @@ pub unsafe extern "C" fn mvs_pool_acquire(pool: *mut mvs_pool, out: *mut mvs_sli
     // everything else out of line, so that this path needs no stack frame.
     // SAFETY: per this function's contract.
     if let (Some(p), false) = (unsafe { pool.as_ref() }, out.is_null()) {
-        if let Some(addr) = p.free.take_quick(thread_id()) {
+        if let Some((addr, _)) = p.free.take_quick(thread_id()) {
             // SAFETY: `out` is non-NULL and writable per this function's contract.
             unsafe { write_view(out, &p.template, addr as *mut c_char, core::ptr::null_mut()) };
             return MVS_OK;
@@ -231,6 +231,46 @@ unsafe fn acquire_general(pool: *mut mvs_pool, out: *mut mvs_slice) -> mvs_statu
 /// `mvs_slice` and `mvs_buffer *`.
 #[no_mangle]
 pub unsafe extern "C" fn mvs_pool_acquire_slab(
+    pool: *mut mvs_pool,
+    itemsize: isize,
+    ndim: c_int,
+    order: c_int,
+    key: *const c_void,
+    out: *mut mvs_slice,
+    out_slab: *mut *mut mvs_buffer,
+) -> mvs_status {
+    // The common case inline, as in `mvs_pool_acquire`: the pool's own layout asked for (an
+    // order of 'C' or 'F' as an int, not truncated), an array of this thread's cache.
+    // SAFETY: per this function's contract.
+    if let (Some(p), false, false) = (unsafe { pool.as_ref() }, out.is_null(), out_slab.is_null()) {
+        let order_ok = order == b'C' as c_int || order == b'F' as c_int;
+        let want = ArrayLayout { itemsize, ndim: ndim as usize, order: order as u8 };
+        if order_ok && ndim >= 0 && p.layout.satisfies(&want) {
+            if let Some((addr, slab)) = p.free.take_quick(thread_id()) {
+                let slab = slab as *mut mvs_buffer;
+                // SAFETY: the pool's reference keeps its first slab, whose tag this is, alive.
+                let memview = if key.is_null() { core::ptr::null_mut() } else { unsafe { (*slab).attached(key) } };
+                // SAFETY: both are non-NULL and writable per this function's contract.
+                unsafe {
+                    write_view(out, &p.template, addr as *mut c_char, memview);
+                    write_out(out_slab, slab);
+                }
+                return MVS_OK;
+            }
+        }
+    }
+    // SAFETY: per this function's contract.
+    unsafe { acquire_slab_general(pool, itemsize, ndim, order, key, out, out_slab) }
+}
+
+/// `mvs_pool_acquire_slab` but for its common case: checks, another thread's slot, the shared
+/// stack, growth, errors.
+///
+/// # Safety
+/// As `mvs_pool_acquire_slab`.
+#[cold]
+#[inline(never)]
+unsafe fn acquire_slab_general(
     pool: *mut mvs_pool,
     itemsize: isize,
     ndim: c_int,

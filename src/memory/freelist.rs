@@ -159,9 +159,10 @@ impl FreeList {
 
     /// The common case of [`take`](Self::take), with no call, so that its caller needs no
     /// stack frame: the array on top of the cache of the thread's home slot, when it is in
-    /// the first slab. `None` (not that case) changes nothing. No locked instruction.
+    /// the first slab; its address and the slab's tag, as `take`. `None` (not that case)
+    /// changes nothing. No locked instruction.
     #[inline(always)]
-    pub fn take_quick(&self, thread: usize) -> Option<usize> {
+    pub fn take_quick(&self, thread: usize) -> Option<(usize, usize)> {
         let cache = &self.caches[thread_slot::home_slot(thread)?];
         let addr = cache.top()?;
         let (slab, shift) = (self.slabs[0].get()?, self.slot_shift?);
@@ -170,7 +171,7 @@ impl FreeList {
         let node = slab.nodes.get(addr.wrapping_sub(slab.base) >> shift)?;
         cache.drop_top();
         node.acquired.store(true, Relaxed);
-        Some(addr)
+        Some((addr, slab.tag))
     }
 
     /// The common case of [`give_back`](Self::give_back), with no call (as `take_quick`): an

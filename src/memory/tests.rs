@@ -273,7 +273,7 @@ fn racing_double_releases_have_one_winner() {
                         done.wait();
                         // After both releases; the next round starts when this thread does.
                         if won {
-                            let next = s.take_quick(me()).unwrap_or_else(|| s.take_or_grow(me(), 2, grow).unwrap().0);
+                            let next = s.take_quick(me()).unwrap_or_else(|| s.take_or_grow(me(), 2, grow).unwrap()).0;
                             addr.store(next, SeqCst);
                         }
                     }

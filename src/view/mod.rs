@@ -98,6 +98,16 @@ pub struct View<P> {
 }
 
 impl<P: Addr> View<P> {
+    /// A direct view of `ndim` axes (at most [`MAX_DIMS`]) at `data` with these extents and
+    /// strides (entries past `ndim` 0), not checked: for callers that built them within the
+    /// usual limits ([`MVS_USUAL_EXTENT_LIMIT`], [`MVS_USUAL_STRIDE_LIMIT`]), where no query on
+    /// the view overflows.
+    #[inline(always)]
+    pub(crate) fn usual_unchecked(data: P, ndim: usize, shape: [isize; MAX_DIMS], strides: [isize; MAX_DIMS]) -> Self {
+        debug_assert!(ndim <= MAX_DIMS);
+        View { data, ndim, shape, strides, suboffsets: [-1; MAX_DIMS] }
+    }
+
     /// A view with no axis at `data`: the start of a view built axis by axis.
     pub fn empty(data: P) -> Self {
         View { data, ndim: 0, shape: [0; MAX_DIMS], strides: [0; MAX_DIMS], suboffsets: [-1; MAX_DIMS] }

@@ -298,11 +298,17 @@ def raw_memory(mod, code, rng, cases):
                       np.ndarray(shape, dtype, buffer=buf, order=order)),
                      (getattr(mod, f"from_pointer_strided_{n}d"), (buf, before, shape, strides),
                       as_strided(buf[before:], shape, strides))]
-            bad = rng.choice(["extent", "order", "null"]) if k % 3 == 0 else None
+            bad = rng.choice(["extent", "order", "null", "overflow"]) if k % 3 == 0 else None
+            if k % 5 == 1 and n >= 2 and bad is None:
+                # An extent past the inline path's (2^30), in an empty view: the library's view.
+                big = (2 ** 31,) + (0,) + tuple(shape[2:])
+                tests[0] = (tests[0][0], (buf, 0, big, order), np.ndarray(big, dtype, buffer=buf, order=order))
             for fn, args, exp in tests:
                 calls += 1
                 if bad == "extent":
                     args = args[:2] + ((-1,) + tuple(shape[1:]),) + args[3:]
+                elif bad == "overflow" and n >= 2 and "strided" not in fn.__name__:  # strides past ptrdiff_t
+                    args = args[:2] + ((2 ** 40, 2 ** 40) + tuple(shape[2:]),) + args[3:]
                 elif bad == "order" and "strided" not in fn.__name__:
                     args = args[:3] + ("X",)
                 elif bad == "null" and count:  # NULL data is refused for a view of one item or more
