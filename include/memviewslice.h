@@ -641,7 +641,7 @@ extern "C" {
  * and up to 256 bytes of data aligned to at most 64, in 6 size classes) are not freed at the
  * last release but kept by the releasing thread for its next allocations, up to 7 per class
  * and thread (a thread's are kept for the next thread after it exits): an allocation and
- * release then costs less than `malloc` and `free` (`make bench-alloc`). Thread-safe.
+ * release then costs about what `malloc` and `free` do (`make bench-alloc`). Thread-safe.
  *
  * # Safety
  * `out` is NULL or points to a writable `mvs_buffer *`.
