@@ -1,82 +1,303 @@
-//! The tiles of transposed copies of 8-byte items on x86-64 with AVX2 (detected at run time):
-//! 4 by 4 blocks move through registers, transposed by unpacking and lane permutes, and are
-//! stored as 32-byte rows, bypassing the cache when the copy streams and the destination's
-//! rows start cache lines (the copy's tiles start at lines: `copy::TILE_ALIGN`).
+//! The blocks of transposed copies' tiles on x86-64, for items of 1, 2, 4, 8 and 16 bytes: one
+//! kernel shape for every item size and both instruction sets, SSE2 (part of x86-64) and AVX2
+//! (detected at run time). A block is as many source rows as a vector has items, each loaded
+//! as one vector; an unpacking ladder transposes each 16-byte lane's square of items in
+//! registers (unpacking items, then pairs of them, and so on up to 8 bytes), and with AVX2 the
+//! two lanes' squares are joined into whole rows by lane permutes. The rows are stored as
+//! vectors, bypassing the cache when the copy streams and the destination's rows start cache
+//! lines (the copy's tiles start at lines: `copy::TILE_ALIGN`).
 
 use core::arch::x86_64::{
-    __m256d, _mm256_loadu_pd, _mm256_permute2f128_pd, _mm256_storeu_pd, _mm256_stream_pd, _mm256_unpackhi_pd,
-    _mm256_unpacklo_pd, _mm_sfence,
+    __m128i, __m256i, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_storeu_si256, _mm256_stream_si256,
+    _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpackhi_epi8, _mm256_unpacklo_epi16,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_unpacklo_epi8, _mm_loadu_si128, _mm_sfence, _mm_storeu_si128,
+    _mm_stream_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpackhi_epi8,
+    _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_unpacklo_epi8,
 };
 
 use super::RawPtr;
 use crate::copy::Tile;
 
-/// The side of the tiles of 8-byte items that [`blocks`] copies (measured on 2000 x 2000
-/// float64: 32 by 32 tiles of 4 by 4 blocks beat 16 and 64), or `None` without AVX2.
-pub(super) fn tile_side() -> Option<isize> {
-    std::is_x86_feature_detected!("avx2").then_some(32)
-}
+/// Bytes of a lane: the unpacking instructions work within each.
+const LANE: usize = 16;
 
-/// Copies the whole 4 by 4 blocks of a tile of 8-byte items whose sides are each contiguous
-/// along the other's rows (`dst_col` and `src_row` are 8), and returns how many rows and
-/// columns they cover (the rest is the caller's); `None`, copying nothing, for any other tile
-/// or without AVX2.
+/// A vector register and the instructions the blocks use, for one instruction set.
 ///
 /// # Safety
-/// Every item of the tile is readable (the source's) or writable (the destination's).
-pub(super) unsafe fn blocks(t: &Tile<RawPtr>, stream: bool) -> Option<(isize, isize)> {
-    if t.dst_col != 8 || t.src_row != 8 || !std::is_x86_feature_detected!("avx2") {
-        return None;
+/// Implementors' functions need their instruction set: call them only from functions compiled
+/// for it (`#[target_feature]`) on a CPU that has it.
+trait Vector: Copy {
+    /// Bytes in a vector: a multiple of [`LANE`].
+    const BYTES: usize;
+    /// The vector at `p`, which need not be aligned.
+    unsafe fn load(p: *const u8) -> Self;
+    /// Stores `v` at `p`; bypassing the cache when `stream`, then `p` is aligned to `BYTES`.
+    unsafe fn store(p: *mut u8, v: Self, stream: bool);
+    /// In each lane, the chunks of `width` bytes (1, 2, 4 or 8) of the low halves of `a` and
+    /// `b` (`high` false) or of their high halves, interleaved: a's first, b's first, ...
+    unsafe fn unpack(a: Self, b: Self, width: usize, high: bool) -> Self;
+    /// The low lanes of `a` and `b` (`high` false) or their high lanes, `a`'s first (only for
+    /// vectors of two lanes).
+    unsafe fn join(a: Self, b: Self, high: bool) -> Self;
+}
+
+impl Vector for __m128i {
+    const BYTES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: per the caller, 16 readable bytes.
+        unsafe { _mm_loadu_si128(p.cast()) }
     }
-    // Each block row's store starts a multiple of 32 bytes into a row that starts a line, so
-    // that the tile's stores fill whole lines.
-    let stream = stream && (t.dst.0 as usize) % 64 == 0 && t.dst_row % 64 == 0;
-    // SAFETY: AVX2 is there; the tile's items as this function's contract says.
-    unsafe { blocks_avx2(t, stream) };
-    Some((t.rows - t.rows % 4, t.cols - t.cols % 4))
+
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self, stream: bool) {
+        // SAFETY: per the caller, 16 writable bytes, aligned when streaming.
+        unsafe {
+            if stream {
+                _mm_stream_si128(p.cast(), v)
+            } else {
+                _mm_storeu_si128(p.cast(), v)
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack(a: Self, b: Self, width: usize, high: bool) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            match (width, high) {
+                (1, false) => _mm_unpacklo_epi8(a, b),
+                (1, true) => _mm_unpackhi_epi8(a, b),
+                (2, false) => _mm_unpacklo_epi16(a, b),
+                (2, true) => _mm_unpackhi_epi16(a, b),
+                (4, false) => _mm_unpacklo_epi32(a, b),
+                (4, true) => _mm_unpackhi_epi32(a, b),
+                (_, false) => _mm_unpacklo_epi64(a, b),
+                (_, true) => _mm_unpackhi_epi64(a, b),
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn join(a: Self, _: Self, _: bool) -> Self {
+        a
+    }
 }
 
-/// [`blocks`], with AVX2.
-///
-/// # Safety
-/// As [`blocks`], and the CPU has AVX2; `stream` only when every block row is 32-byte aligned.
-#[target_feature(enable = "avx2")]
-unsafe fn blocks_avx2(t: &Tile<RawPtr>, stream: bool) {
-    for r in (0..t.rows - 3).step_by(4) {
-        for c in (0..t.cols - 3).step_by(4) {
-            let src = t.src.0.wrapping_offset(r * 8 + c * t.src_col).cast::<f64>();
-            let dst = t.dst.0.wrapping_offset(r * t.dst_row + c * 8).cast::<f64>();
-            // SAFETY: the block's items are the tile's: 4 items along each of 4 source rows
-            // (`src_col` bytes apart), and of 4 destination rows (`dst_row` bytes apart).
-            unsafe {
-                let mut v = [_mm256_loadu_pd(src); 4];
-                for (k, x) in v.iter_mut().enumerate().skip(1) {
-                    *x = _mm256_loadu_pd(src.wrapping_byte_offset(k as isize * t.src_col));
-                }
-                for (k, x) in transpose(v).into_iter().enumerate() {
-                    let p = dst.wrapping_byte_offset(k as isize * t.dst_row);
-                    if stream {
-                        _mm256_stream_pd(p, x)
-                    } else {
-                        _mm256_storeu_pd(p, x)
-                    }
-                }
+impl Vector for __m256i {
+    const BYTES: usize = 32;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: per the caller, 32 readable bytes, and AVX2.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self, stream: bool) {
+        // SAFETY: per the caller, 32 writable bytes, aligned when streaming, and AVX2.
+        unsafe {
+            if stream {
+                _mm256_stream_si256(p.cast(), v)
+            } else {
+                _mm256_storeu_si256(p.cast(), v)
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack(a: Self, b: Self, width: usize, high: bool) -> Self {
+        // SAFETY: per the trait, the caller runs with AVX2.
+        unsafe {
+            match (width, high) {
+                (1, false) => _mm256_unpacklo_epi8(a, b),
+                (1, true) => _mm256_unpackhi_epi8(a, b),
+                (2, false) => _mm256_unpacklo_epi16(a, b),
+                (2, true) => _mm256_unpackhi_epi16(a, b),
+                (4, false) => _mm256_unpacklo_epi32(a, b),
+                (4, true) => _mm256_unpackhi_epi32(a, b),
+                (_, false) => _mm256_unpacklo_epi64(a, b),
+                (_, true) => _mm256_unpackhi_epi64(a, b),
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn join(a: Self, b: Self, high: bool) -> Self {
+        // SAFETY: per the trait, the caller runs with AVX2.
+        unsafe {
+            if high {
+                _mm256_permute2x128_si256::<0x31>(a, b)
+            } else {
+                _mm256_permute2x128_si256::<0x20>(a, b)
             }
         }
     }
 }
 
-/// The rows of the 4 by 4 block whose columns are `v`.
+/// Whether the CPU has AVX2 (cached by the standard library).
+fn avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+/// The side of the tiles of `N`-byte items that [`blocks`] copies, in items: rows of 256 bytes
+/// (measured on 2000 x 2000 float64: 32 by 32 tiles beat 16 and 64), and at least two blocks.
+pub(super) fn tile_side<const N: usize>() -> isize {
+    let block = if avx2() { 32 / N } else { LANE / N };
+    (256 / N).clamp(2 * block, 64) as isize
+}
+
+/// Copies the whole blocks of a tile of `N`-byte items (1, 2, 4, 8 or 16) whose sides are
+/// each contiguous along the other's rows (`dst_col` and `src_row` are `N`), with the widest
+/// vectors the CPU has that fit the tile, and returns how many rows and columns they cover (the
+/// rest is the caller's); `None`, copying nothing, for any other tile or one smaller than a
+/// block.
+///
+/// # Safety
+/// Every item of the tile is readable (the source's) or writable (the destination's).
+pub(super) unsafe fn blocks<const N: usize>(t: &Tile<RawPtr>, stream: bool) -> Option<(isize, isize)> {
+    if t.dst_col != N as isize || t.src_row != N as isize || !matches!(N, 1 | 2 | 4 | 8 | 16) {
+        return None;
+    }
+    // Each block row's store starts a multiple of the vector's bytes into a row that starts a
+    // line, so that the tile's stores fill whole lines.
+    let stream = stream && (t.dst.0 as usize) % 64 == 0 && t.dst_row % 64 == 0;
+    let fits = |bytes: usize| t.rows.min(t.cols) >= (bytes / N) as isize;
+    let side = if avx2() && fits(32) {
+        // SAFETY: AVX2 is there; the tile's items as this function's contract says.
+        unsafe { blocks_avx2::<N>(t, stream) };
+        32 / N
+    } else if fits(LANE) {
+        // SAFETY: SSE2 is part of x86-64; the tile's items as this function's contract says.
+        unsafe { tile_blocks::<__m128i, N>(t, stream) };
+        LANE / N
+    } else {
+        return None;
+    } as isize;
+    Some((t.rows - t.rows % side, t.cols - t.cols % side))
+}
+
+/// [`tile_blocks`] with AVX2.
+///
+/// # Safety
+/// As [`tile_blocks`], and the CPU has AVX2.
 #[target_feature(enable = "avx2")]
-fn transpose(v: [__m256d; 4]) -> [__m256d; 4] {
-    let (t0, t1) = (_mm256_unpacklo_pd(v[0], v[1]), _mm256_unpackhi_pd(v[0], v[1]));
-    let (t2, t3) = (_mm256_unpacklo_pd(v[2], v[3]), _mm256_unpackhi_pd(v[2], v[3]));
-    [
-        _mm256_permute2f128_pd::<0x20>(t0, t2),
-        _mm256_permute2f128_pd::<0x20>(t1, t3),
-        _mm256_permute2f128_pd::<0x31>(t0, t2),
-        _mm256_permute2f128_pd::<0x31>(t1, t3),
-    ]
+unsafe fn blocks_avx2<const N: usize>(t: &Tile<RawPtr>, stream: bool) {
+    // SAFETY: per this function's contract.
+    unsafe { tile_blocks::<__m256i, N>(t, stream) }
+}
+
+/// Copies the whole blocks of vectors `V` of the tile `t` (as [`blocks`] says).
+///
+/// # Safety
+/// As [`blocks`], with `t`'s `dst_col` and `src_row` `N`; `V`'s instruction set is there;
+/// `stream` only when every block row is aligned to `V::BYTES`.
+#[inline(always)]
+unsafe fn tile_blocks<V: Vector, const N: usize>(t: &Tile<RawPtr>, stream: bool) {
+    // SAFETY: per this function's contract; `L` is the items of a lane.
+    unsafe {
+        match N {
+            1 => tile_blocks_of::<V, N, 16>(t, stream),
+            2 => tile_blocks_of::<V, N, 8>(t, stream),
+            4 => tile_blocks_of::<V, N, 4>(t, stream),
+            8 => tile_blocks_of::<V, N, 2>(t, stream),
+            _ => tile_blocks_of::<V, N, 1>(t, stream),
+        }
+    }
+}
+
+/// [`tile_blocks`], with `L` (`LANE / N`) items of `N` bytes in a lane.
+///
+/// # Safety
+/// As [`tile_blocks`].
+#[inline(always)]
+unsafe fn tile_blocks_of<V: Vector, const N: usize, const L: usize>(t: &Tile<RawPtr>, stream: bool) {
+    debug_assert_eq!(N * L, LANE);
+    let side = (V::BYTES / N) as isize;
+    for r in (0..t.rows - side + 1).step_by(side as usize) {
+        for c in (0..t.cols - side + 1).step_by(side as usize) {
+            let src = t.src.0.wrapping_offset(r * N as isize + c * t.src_col).cast::<u8>();
+            let dst = t.dst.0.wrapping_offset(r * t.dst_row + c * N as isize).cast::<u8>();
+            // SAFETY: the block's items are the tile's: `side` items along each of `side`
+            // source rows (`src_col` bytes apart), and of `side` destination rows.
+            unsafe { block::<V, N, L>(src, t.src_col, dst, t.dst_row, stream) }
+        }
+    }
+}
+
+/// Copies one block: the destination's row `k` (at `dst + k * dst_row`) is the vector of the
+/// items `k` of the source's rows (at `src + j * src_col`), `V::BYTES / N` of each.
+///
+/// # Safety
+/// As [`tile_blocks`]: the block's rows are readable (the source's) and writable.
+#[inline(always)]
+unsafe fn block<V: Vector, const N: usize, const L: usize>(
+    src: *const u8,
+    src_col: isize,
+    dst: *mut u8,
+    dst_row: isize,
+    stream: bool,
+) {
+    let row = |i: usize| dst.wrapping_offset(i as isize * dst_row);
+    // SAFETY: per this function's contract (and the trait's: the instruction set is there).
+    unsafe {
+        // The square of `L` by `L` items in each lane of the first `L` rows.
+        let low = lanes::<V, N, L>(src, src_col);
+        if V::BYTES == LANE {
+            for (k, &x) in low.iter().enumerate() {
+                V::store(row(bit_reverse(k, L)), x, stream);
+            }
+            return;
+        }
+        // Two lanes: `low` holds the first `L` items of rows `at` (low lane) and `L + at`
+        // (high lane), `high` the next `L` items of each.
+        let high = lanes::<V, N, L>(src.wrapping_offset(L as isize * src_col), src_col);
+        for k in 0..L {
+            let at = bit_reverse(k, L);
+            V::store(row(at), V::join(low[k], high[k], false), stream);
+            V::store(row(L + at), V::join(low[k], high[k], true), stream);
+        }
+    }
+}
+
+/// The `L` vectors at `src + j * src_col` with the square of `L` by `L` items of `N` bytes in
+/// each of their lanes transposed: unpacking pairs of vectors at widths N, 2N, ... 8 bytes
+/// leaves the square's column `k` in vector `bit_reverse(k, L)`.
+///
+/// # Safety
+/// As [`block`].
+#[inline(always)]
+unsafe fn lanes<V: Vector, const N: usize, const L: usize>(src: *const u8, src_col: isize) -> [V; L] {
+    // SAFETY: per this function's contract.
+    unsafe {
+        let mut v = [V::load(src); L];
+        for (j, x) in v.iter_mut().enumerate().skip(1) {
+            *x = V::load(src.wrapping_offset(j as isize * src_col));
+        }
+        let mut width = N;
+        while width < LANE {
+            let mut u = v;
+            for p in 0..L / 2 {
+                u[p] = V::unpack(v[2 * p], v[2 * p + 1], width, false);
+                u[L / 2 + p] = V::unpack(v[2 * p], v[2 * p + 1], width, true);
+            }
+            v = u;
+            width *= 2;
+        }
+        v
+    }
+}
+
+/// `k` with its bits below `n` (a power of two) in reverse order.
+#[inline(always)]
+const fn bit_reverse(k: usize, n: usize) -> usize {
+    let bits = n.trailing_zeros();
+    if bits == 0 {
+        0
+    } else {
+        k.reverse_bits() >> (usize::BITS - bits)
+    }
 }
 
 /// Orders the stores of streamed tiles before what follows (`sfence`).
