@@ -220,12 +220,12 @@ impl Memory<RawPtr> for Raw {
         tile.copy_items::<N, Self>(self);
     }
 
-    fn tile_side<const N: usize>(&self) -> isize {
+    fn tile_shape<const N: usize>(&self) -> (isize, isize) {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if matches!(N, 1 | 2 | 4 | 8 | 16) {
-            return super::transpose::tile_side::<N>();
+            return super::transpose::tile_shape::<N>();
         }
-        copy::TILE
+        (copy::TILE, copy::TILE)
     }
 
     fn end_stream(&mut self) {
