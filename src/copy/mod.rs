@@ -72,9 +72,12 @@ pub trait Memory<P: Addr> {
 
 /// A tile of a transposed copy: `rows` by `cols` items, item (r, c) of the destination at
 /// `dst + r * dst_row + c * dst_col`, of the source at `src + r * src_row + c * src_col`; the
-/// items of one side do not overlap those of the other.
+/// items of one side do not overlap those of the other. `staged` when the rows of either side
+/// fall on few sets of the cache ([`aliased`]): a kernel may then copy it through a small
+/// buffer.
 #[derive(Clone, Copy, Debug)]
 pub struct Tile<P> {
+    pub staged: bool,
     pub dst: P,
     pub dst_row: isize,
     pub dst_col: isize,
@@ -131,6 +134,14 @@ fn lead<const N: usize>(position: usize, step: isize) -> isize {
     } else {
         0
     }
+}
+
+/// Whether rows `stride` bytes apart fall on few sets of a cache whose ways are 4 KiB (the
+/// first-level caches of x86-64 CPUs): 64 such rows, a tile's block of lines, then use 8 sets or
+/// fewer, more rows to a set than it has ways, so that each row is gone from the cache before
+/// its next line is read (strides of whole multiples of 512 bytes, as power-of-two sizes have).
+pub fn aliased(stride: isize) -> bool {
+    stride % 512 == 0
 }
 
 /// Side of a tile, in items: the 16 lines of each view that a tile touches stay in the
@@ -596,6 +607,7 @@ impl<P: Addr> Plan<P> {
         let (cols, dc, sc) = (self.axes.len[n - 1], self.axes.dst[n - 1], self.axes.src[n - 1]);
         let (side_r, side_c) = mem.tile_shape::<N>();
         let stream = self.axes.len[..n].iter().fold(N as isize, |b, &len| b.saturating_mul(len)) >= STREAM_BYTES;
+        let staged = aliased(sc) || aliased(dr);
         self.each(n - 2, |d, s| {
             // The first tiles end where the destination's rows, and the source's along the
             // tiles' rows, reach TILE_ALIGN bytes (when their items are adjacent and the first
@@ -608,6 +620,7 @@ impl<P: Addr> Plan<P> {
                 while c0 < cols {
                     let width = if c0 == 0 && lead_c > 0 { lead_c } else { side_c };
                     let tile = Tile {
+                        staged,
                         dst: d.byte_offset(r0 * dr + c0 * dc),
                         dst_row: dr,
                         dst_col: dc,

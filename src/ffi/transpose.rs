@@ -21,6 +21,9 @@ use crate::copy::Tile;
 /// Bytes of a lane: the unpacking instructions work within each.
 const LANE: usize = 16;
 
+/// Bytes of a cache line.
+const LINE: usize = 64;
+
 /// A vector register and the instructions the blocks use, for one instruction set.
 ///
 /// # Safety
@@ -165,19 +168,27 @@ pub(super) unsafe fn blocks<const N: usize>(t: &Tile<RawPtr>, stream: bool) -> O
     }
     // Each block row's store starts a multiple of the vector's bytes into a row that starts a
     // line, so that the tile's stores fill whole lines.
-    let stream = stream && (t.dst.0 as usize) % 64 == 0 && t.dst_row % 64 == 0;
+    let stream = stream && (t.dst.0 as usize) % LINE == 0 && t.dst_row % LINE as isize == 0;
     let fits = |bytes: usize| t.rows.min(t.cols) >= (bytes / N) as isize;
-    let side = if avx2() && fits(32) {
-        // SAFETY: AVX2 is there; the tile's items as this function's contract says.
-        unsafe { blocks_avx2::<N>(t, stream) };
-        32 / N
+    // Staged tiles in squares of a line by a line, others in blocks of a vector by a vector.
+    let staged = t.staged && fits(LINE);
+    let bytes = if staged {
+        LINE
+    } else if avx2() && fits(32) {
+        32
     } else if fits(LANE) {
-        // SAFETY: SSE2 is part of x86-64; the tile's items as this function's contract says.
-        unsafe { tile_blocks::<__m128i, N>(t, stream) };
-        LANE / N
+        LANE
     } else {
         return None;
-    } as isize;
+    };
+    if avx2() && bytes >= 32 {
+        // SAFETY: AVX2 is there; the tile's items as this function's contract says.
+        unsafe { blocks_avx2::<N>(t, stream, staged) }
+    } else {
+        // SAFETY: SSE2 is part of x86-64; the tile's items as this function's contract says.
+        unsafe { tile_blocks::<__m128i, N>(t, stream, staged) }
+    }
+    let side = (bytes / N) as isize;
     Some((t.rows - t.rows % side, t.cols - t.cols % side))
 }
 
@@ -186,26 +197,27 @@ pub(super) unsafe fn blocks<const N: usize>(t: &Tile<RawPtr>, stream: bool) -> O
 /// # Safety
 /// As [`tile_blocks`], and the CPU has AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn blocks_avx2<const N: usize>(t: &Tile<RawPtr>, stream: bool) {
+unsafe fn blocks_avx2<const N: usize>(t: &Tile<RawPtr>, stream: bool, staged: bool) {
     // SAFETY: per this function's contract.
-    unsafe { tile_blocks::<__m256i, N>(t, stream) }
+    unsafe { tile_blocks::<__m256i, N>(t, stream, staged) }
 }
 
-/// Copies the whole blocks of vectors `V` of the tile `t` (as [`blocks`] says).
+/// Copies the whole blocks of vectors `V` of the tile `t` (as [`blocks`] says), or when
+/// `staged` its whole squares of [`LINE`] by [`LINE`] bytes through buffers.
 ///
 /// # Safety
 /// As [`blocks`], with `t`'s `dst_col` and `src_row` `N`; `V`'s instruction set is there;
-/// `stream` only when every block row is aligned to `V::BYTES`.
+/// `stream` only when every block row is aligned to [`LINE`].
 #[inline(always)]
-unsafe fn tile_blocks<V: Vector, const N: usize>(t: &Tile<RawPtr>, stream: bool) {
+unsafe fn tile_blocks<V: Vector, const N: usize>(t: &Tile<RawPtr>, stream: bool, staged: bool) {
     // SAFETY: per this function's contract; `L` is the items of a lane.
     unsafe {
         match N {
-            1 => tile_blocks_of::<V, N, 16>(t, stream),
-            2 => tile_blocks_of::<V, N, 8>(t, stream),
-            4 => tile_blocks_of::<V, N, 4>(t, stream),
-            8 => tile_blocks_of::<V, N, 2>(t, stream),
-            _ => tile_blocks_of::<V, N, 1>(t, stream),
+            1 => tile_blocks_of::<V, N, 16>(t, stream, staged),
+            2 => tile_blocks_of::<V, N, 8>(t, stream, staged),
+            4 => tile_blocks_of::<V, N, 4>(t, stream, staged),
+            8 => tile_blocks_of::<V, N, 2>(t, stream, staged),
+            _ => tile_blocks_of::<V, N, 1>(t, stream, staged),
         }
     }
 }
@@ -215,17 +227,85 @@ unsafe fn tile_blocks<V: Vector, const N: usize>(t: &Tile<RawPtr>, stream: bool)
 /// # Safety
 /// As [`tile_blocks`].
 #[inline(always)]
-unsafe fn tile_blocks_of<V: Vector, const N: usize, const L: usize>(t: &Tile<RawPtr>, stream: bool) {
+unsafe fn tile_blocks_of<V: Vector, const N: usize, const L: usize>(t: &Tile<RawPtr>, stream: bool, staged: bool) {
     debug_assert_eq!(N * L, LANE);
+    let at = |r: isize, c: isize| {
+        let src = t.src.0.wrapping_offset(r * N as isize + c * t.src_col).cast::<u8>();
+        (src, t.dst.0.wrapping_offset(r * t.dst_row + c * N as isize).cast::<u8>())
+    };
+    if staged {
+        let mut buffers = Staging([[[0; LINE]; LINE]; 2]);
+        let square = (LINE / N) as isize;
+        for r in (0..t.rows - square + 1).step_by(square as usize) {
+            for c in (0..t.cols - square + 1).step_by(square as usize) {
+                let (src, dst) = at(r, c);
+                // SAFETY: the square's items are the tile's: a line's items along each of
+                // `square` source rows and of `square` destination rows.
+                unsafe { staged_square::<V, N, L>(src, t.src_col, dst, t.dst_row, stream, &mut buffers) }
+            }
+        }
+        return;
+    }
     let side = (V::BYTES / N) as isize;
     for r in (0..t.rows - side + 1).step_by(side as usize) {
         for c in (0..t.cols - side + 1).step_by(side as usize) {
-            let src = t.src.0.wrapping_offset(r * N as isize + c * t.src_col).cast::<u8>();
-            let dst = t.dst.0.wrapping_offset(r * t.dst_row + c * N as isize).cast::<u8>();
+            let (src, dst) = at(r, c);
             // SAFETY: the block's items are the tile's: `side` items along each of `side`
             // source rows (`src_col` bytes apart), and of `side` destination rows.
             unsafe { block::<V, N, L>(src, t.src_col, dst, t.dst_row, stream) }
         }
+    }
+}
+
+/// The two buffers of [`staged_square`]: up to [`LINE`] lines each.
+#[repr(align(64))]
+struct Staging([[[u8; LINE]; LINE]; 2]);
+
+/// Copies a square of [`LINE`] by [`LINE`] bytes (`LINE / N` items a side) through two
+/// buffers of adjacent lines: the source's rows into one, line by line, the blocks from it
+/// into the other, and its lines to the destination's rows. Each line of either side is read
+/// or written whole at once, however few cache sets the rows fall on.
+///
+/// # Safety
+/// As [`block`], for the square's rows.
+#[inline(always)]
+unsafe fn staged_square<V: Vector, const N: usize, const L: usize>(
+    src: *const u8,
+    src_col: isize,
+    dst: *mut u8,
+    dst_row: isize,
+    stream: bool,
+    buffers: &mut Staging,
+) {
+    let [from, to] = &mut buffers.0;
+    let (square, side) = (LINE / N, V::BYTES / N);
+    let line = |d: *mut u8, s: *const u8, stream: bool| {
+        for k in (0..LINE).step_by(V::BYTES) {
+            // SAFETY: a line of the square's rows or of a buffer, each; aligned when
+            // streaming, per this function's contract.
+            unsafe { V::store(d.wrapping_add(k), V::load(s.wrapping_add(k)), stream) }
+        }
+    };
+    for (j, row) in from.iter_mut().enumerate().take(square) {
+        line(row.as_mut_ptr(), src.wrapping_offset(j as isize * src_col), false);
+    }
+    let (f, t) = (from.as_ptr().cast::<u8>(), to.as_mut_ptr().cast::<u8>());
+    for r in (0..square).step_by(side) {
+        for c in (0..square).step_by(side) {
+            // SAFETY: the block lies in the buffers' first `square` lines.
+            unsafe {
+                block::<V, N, L>(
+                    f.wrapping_add(r * N + c * LINE),
+                    LINE as isize,
+                    t.wrapping_add(r * LINE + c * N),
+                    LINE as isize,
+                    false,
+                )
+            }
+        }
+    }
+    for (i, row) in to.iter().enumerate().take(square) {
+        line(dst.wrapping_offset(i as isize * dst_row), row.as_ptr(), stream);
     }
 }
 
