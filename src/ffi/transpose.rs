@@ -139,6 +139,21 @@ impl Vector for __m256i {
     }
 }
 
+/// Runs `$body` with `$k` bound to each of 0, 1, ... below `$n` (at most 16), unrolled: the
+/// blocks' arrays of vectors stay in registers only when every index is a constant.
+macro_rules! unrolled {
+    ($k:ident < $n:expr => $body:expr) => {
+        unrolled!(@ $k, $n, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    (@ $k:ident, $n:expr, $body:expr; $($i:literal)*) => {
+        debug_assert!($n <= 16);
+        $(if $i < $n {
+            let $k: usize = $i;
+            $body;
+        })*
+    };
+}
+
 /// Whether the CPU has AVX2 (cached by the standard library).
 fn avx2() -> bool {
     std::is_x86_feature_detected!("avx2")
@@ -328,19 +343,17 @@ unsafe fn block<V: Vector, const N: usize, const L: usize>(
         // The square of `L` by `L` items in each lane of the first `L` rows.
         let low = lanes::<V, N, L>(src, src_col);
         if V::BYTES == LANE {
-            for (k, &x) in low.iter().enumerate() {
-                V::store(row(bit_reverse(k, L)), x, stream);
-            }
+            unrolled!(k < L => V::store(row(bit_reverse(k, L)), low[k], stream));
             return;
         }
         // Two lanes: `low` holds the first `L` items of rows `at` (low lane) and `L + at`
         // (high lane), `high` the next `L` items of each.
         let high = lanes::<V, N, L>(src.wrapping_offset(L as isize * src_col), src_col);
-        for k in 0..L {
+        unrolled!(k < L => {
             let at = bit_reverse(k, L);
             V::store(row(at), V::join(low[k], high[k], false), stream);
             V::store(row(L + at), V::join(low[k], high[k], true), stream);
-        }
+        });
     }
 }
 
@@ -355,19 +368,14 @@ unsafe fn lanes<V: Vector, const N: usize, const L: usize>(src: *const u8, src_c
     // SAFETY: per this function's contract.
     unsafe {
         let mut v = [V::load(src); L];
-        for (j, x) in v.iter_mut().enumerate().skip(1) {
-            *x = V::load(src.wrapping_offset(j as isize * src_col));
-        }
-        let mut width = N;
-        while width < LANE {
-            let mut u = v;
-            for p in 0..L / 2 {
-                u[p] = V::unpack(v[2 * p], v[2 * p + 1], width, false);
-                u[L / 2 + p] = V::unpack(v[2 * p], v[2 * p + 1], width, true);
-            }
-            v = u;
-            width *= 2;
-        }
+        unrolled!(j < L => v[j] = V::load(src.wrapping_offset(j as isize * src_col)));
+        unrolled!(stage < L.trailing_zeros() as usize => {
+            let (width, u) = (N << stage, v);
+            unrolled!(p < L / 2 => {
+                v[p] = V::unpack(u[2 * p], u[2 * p + 1], width, false);
+                v[L / 2 + p] = V::unpack(u[2 * p], u[2 * p + 1], width, true);
+            });
+        });
         v
     }
 }
