@@ -251,8 +251,10 @@ unsafe fn tile_blocks_of<V: Vector, const N: usize, const L: usize>(t: &Tile<Raw
     if staged {
         let mut buffers = Staging([[[0; LINE]; LINE]; 2]);
         let square = (LINE / N) as isize;
-        for r in (0..t.rows - square + 1).step_by(square as usize) {
-            for c in (0..t.cols - square + 1).step_by(square as usize) {
+        // Down each column of squares: its source rows are read in order, few at a time
+        // (each square fills its destination lines whole, in any order).
+        for c in (0..t.cols - square + 1).step_by(square as usize) {
+            for r in (0..t.rows - square + 1).step_by(square as usize) {
                 let (src, dst) = at(r, c);
                 // SAFETY: the square's items are the tile's: a line's items along each of
                 // `square` source rows and of `square` destination rows.
