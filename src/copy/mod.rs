@@ -77,6 +77,7 @@ pub trait Memory<P: Addr> {
 /// buffer.
 #[derive(Clone, Copy, Debug)]
 pub struct Tile<P> {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub staged: bool,
     pub dst: P,
     pub dst_row: isize,

@@ -44,100 +44,72 @@ trait Vector: Copy {
     unsafe fn join(a: Self, b: Self, high: bool) -> Self;
 }
 
-impl Vector for __m128i {
-    const BYTES: usize = 16;
+/// `impl Vector` for a vector type of `$bytes` bytes, from its instruction set's load, store,
+/// streaming store and unpacking instructions (at widths 1, 2, 4 and 8 bytes), and the body of
+/// its `join`.
+macro_rules! vector {
+    ($t:ty, $bytes:expr, $load:ident, $store:ident, $stream:ident,
+     [$($width:literal => $lo:ident, $hi:ident),*],
+     fn join($a:ident, $b:ident, $high:ident) $join:block) => {
+        impl Vector for $t {
+            const BYTES: usize = $bytes;
 
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: per the caller, 16 readable bytes.
-        unsafe { _mm_loadu_si128(p.cast()) }
-    }
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> Self {
+                // SAFETY: per the caller, `BYTES` readable bytes, and the trait's contract.
+                unsafe { $load(p.cast()) }
+            }
 
-    #[inline(always)]
-    unsafe fn store(p: *mut u8, v: Self, stream: bool) {
-        // SAFETY: per the caller, 16 writable bytes, aligned when streaming.
-        unsafe {
-            if stream {
-                _mm_stream_si128(p.cast(), v)
-            } else {
-                _mm_storeu_si128(p.cast(), v)
+            #[inline(always)]
+            unsafe fn store(p: *mut u8, v: Self, stream: bool) {
+                // SAFETY: per the caller, `BYTES` writable bytes, aligned when streaming, and
+                // the trait's contract.
+                unsafe {
+                    if stream {
+                        $stream(p.cast(), v)
+                    } else {
+                        $store(p.cast(), v)
+                    }
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn unpack(a: Self, b: Self, width: usize, high: bool) -> Self {
+                // SAFETY: per the trait's contract.
+                unsafe {
+                    match (width, high) {
+                        $(($width, false) => $lo(a, b), ($width, true) => $hi(a, b),)*
+                        _ => unreachable!("unpacking widths are 1, 2, 4 and 8 bytes"),
+                    }
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn join($a: Self, $b: Self, $high: bool) -> Self {
+                $join
             }
         }
-    }
-
-    #[inline(always)]
-    unsafe fn unpack(a: Self, b: Self, width: usize, high: bool) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        unsafe {
-            match (width, high) {
-                (1, false) => _mm_unpacklo_epi8(a, b),
-                (1, true) => _mm_unpackhi_epi8(a, b),
-                (2, false) => _mm_unpacklo_epi16(a, b),
-                (2, true) => _mm_unpackhi_epi16(a, b),
-                (4, false) => _mm_unpacklo_epi32(a, b),
-                (4, true) => _mm_unpackhi_epi32(a, b),
-                (_, false) => _mm_unpacklo_epi64(a, b),
-                (_, true) => _mm_unpackhi_epi64(a, b),
-            }
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn join(a: Self, _: Self, _: bool) -> Self {
-        a
-    }
+    };
 }
 
-impl Vector for __m256i {
-    const BYTES: usize = 32;
+vector!(__m128i, 16, _mm_loadu_si128, _mm_storeu_si128, _mm_stream_si128,
+    [1 => _mm_unpacklo_epi8, _mm_unpackhi_epi8, 2 => _mm_unpacklo_epi16, _mm_unpackhi_epi16,
+     4 => _mm_unpacklo_epi32, _mm_unpackhi_epi32, 8 => _mm_unpacklo_epi64, _mm_unpackhi_epi64],
+    fn join(a, _b, _high) { a });
 
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: per the caller, 32 readable bytes, and AVX2.
-        unsafe { _mm256_loadu_si256(p.cast()) }
-    }
-
-    #[inline(always)]
-    unsafe fn store(p: *mut u8, v: Self, stream: bool) {
-        // SAFETY: per the caller, 32 writable bytes, aligned when streaming, and AVX2.
-        unsafe {
-            if stream {
-                _mm256_stream_si256(p.cast(), v)
-            } else {
-                _mm256_storeu_si256(p.cast(), v)
-            }
+vector!(__m256i, 32, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_stream_si256,
+[1 => _mm256_unpacklo_epi8, _mm256_unpackhi_epi8, 2 => _mm256_unpacklo_epi16, _mm256_unpackhi_epi16,
+ 4 => _mm256_unpacklo_epi32, _mm256_unpackhi_epi32, 8 => _mm256_unpacklo_epi64, _mm256_unpackhi_epi64],
+fn join(a, b, high) {
+    // SAFETY: per the trait's contract (the caller runs with AVX2).
+    unsafe {
+        if high {
+            _mm256_permute2x128_si256::<0x31>(a, b)
+        } else {
+            _mm256_permute2x128_si256::<0x20>(a, b)
         }
     }
-
-    #[inline(always)]
-    unsafe fn unpack(a: Self, b: Self, width: usize, high: bool) -> Self {
-        // SAFETY: per the trait, the caller runs with AVX2.
-        unsafe {
-            match (width, high) {
-                (1, false) => _mm256_unpacklo_epi8(a, b),
-                (1, true) => _mm256_unpackhi_epi8(a, b),
-                (2, false) => _mm256_unpacklo_epi16(a, b),
-                (2, true) => _mm256_unpackhi_epi16(a, b),
-                (4, false) => _mm256_unpacklo_epi32(a, b),
-                (4, true) => _mm256_unpackhi_epi32(a, b),
-                (_, false) => _mm256_unpacklo_epi64(a, b),
-                (_, true) => _mm256_unpackhi_epi64(a, b),
-            }
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn join(a: Self, b: Self, high: bool) -> Self {
-        // SAFETY: per the trait, the caller runs with AVX2.
-        unsafe {
-            if high {
-                _mm256_permute2x128_si256::<0x31>(a, b)
-            } else {
-                _mm256_permute2x128_si256::<0x20>(a, b)
-            }
-        }
-    }
-}
+});
 
 /// Runs `$body` with `$k` bound to each of 0, 1, ... below `$n` (at most 16), unrolled: the
 /// blocks' arrays of vectors stay in registers only when every index is a constant.
