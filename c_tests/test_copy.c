@@ -1292,12 +1292,12 @@ static void large_transpose(ptrdiff_t rows, ptrdiff_t cols, ptrdiff_t k, ptrdiff
    tiles, and the x86-64 kernels' AVX2 and SSE2 blocks and the items at their edges), each side
    at every 8-byte offset from a 32-byte boundary and an odd one (aligned and unaligned
    stores, the narrower first tile of each row), rows of either side a multiple of 512 bytes
-   apart (the tiles staged through buffers), and destinations over 16 MiB whose rows are whole
+   apart (the tiles staged through buffers), and destinations over 12 MiB whose rows are whole
    cache lines (the blocks' stores stream). */
 static void test_large_transposes(void) {
   static const ptrdiff_t sizes[] = {1, 2, 4, 8, 16};
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-    ptrdiff_t k = sizes[i], lines = 4096 / k, streamed = (16 << 20) / 4096 + 3;
+    ptrdiff_t k = sizes[i], lines = 4096 / k, streamed = (12 << 20) / 4096 + 3;
     for (ptrdiff_t off = 0; off < 32; off += 8) large_transpose(1031, 1029, k, off);
     large_transpose(70, 45, k, 3);
     large_transpose(517, 1024 / k, k, 8); /* rows a multiple of 512 bytes apart: staged */
@@ -1305,6 +1305,7 @@ static void test_large_transposes(void) {
     large_transpose(2048 / k, 1536 / k, k, 5);
     large_transpose(streamed, lines, k, 0);
     large_transpose(streamed - 2, lines, k, 16);
+    large_transpose(4096, lines, k, 16); /* the source's rows 4096 items apart: staged, streamed */
   }
   large_transpose(1500, 1447, 8, 8);
 }

@@ -608,7 +608,8 @@ impl<P: Addr> Plan<P> {
         let (cols, dc, sc) = (self.axes.len[n - 1], self.axes.dst[n - 1], self.axes.src[n - 1]);
         let (side_r, side_c) = mem.tile_shape::<N>();
         let stream = self.axes.len[..n].iter().fold(N as isize, |b, &len| b.saturating_mul(len)) >= STREAM_BYTES;
-        let staged = aliased(sc) || aliased(dr);
+        // (stores that bypass the cache do not collide in it)
+        let staged = aliased(sc) || (!stream && aliased(dr));
         self.each(n - 2, |d, s| {
             // The first tiles end where the destination's rows, and the source's along the
             // tiles' rows, reach TILE_ALIGN bytes (when their items are adjacent and the first
