@@ -372,3 +372,83 @@ pub(super) fn end_stream() {
     // SAFETY: SSE is part of x86-64; a fence reads and writes nothing.
     unsafe { _mm_sfence() }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Copies a tile of `rows` by `cols` items of `N` bytes with `with` (which returns the rows
+    /// and columns it covered): the source `cols` rows of `rows` items `src_col` bytes apart,
+    /// the destination `rows` rows of `cols` items, each at an odd offset; checks every byte of
+    /// the destination's memory, the covered items against the source, the rest untouched.
+    fn check<const N: usize>(rows: usize, cols: usize, src_col: usize, with: &dyn Fn(&Tile<RawPtr>) -> (isize, isize)) {
+        let mut src: Vec<u8> = (0..cols * src_col + 64).map(|i| (i * 7 + i / 251) as u8).collect();
+        let dst_row = cols * N + 64;
+        let mut dst = vec![0xA5u8; rows * dst_row + 64];
+        let (s0, d0) = (src.as_mut_ptr().wrapping_add(3 * N), dst.as_mut_ptr().wrapping_add(N));
+        let tile = Tile {
+            staged: false,
+            dst: RawPtr(d0.cast()),
+            dst_row: dst_row as isize,
+            dst_col: N as isize,
+            src: RawPtr(s0.cast()),
+            src_row: N as isize,
+            src_col: src_col as isize,
+            rows: rows as isize,
+            cols: cols as isize,
+        };
+        let (done_r, done_c) = with(&tile);
+        assert!(done_r > 0 && done_c > 0, "{N}-byte items, {rows} x {cols}: no block");
+        for (i, line) in dst.chunks(dst_row).enumerate() {
+            for (j, item) in line.chunks(N).enumerate() {
+                let (r, c) = (i as isize, j as isize - 1);
+                let covered = r < done_r && (0..done_c).contains(&c);
+                let want: Vec<u8> = if covered {
+                    let at = 3 * N + c as usize * src_col + r as usize * N;
+                    src[at..at + N].to_vec()
+                } else {
+                    vec![0xA5; item.len()]
+                };
+                assert_eq!(item, &want[..], "{N}-byte items, {rows} x {cols}: item ({r}, {c})");
+            }
+        }
+    }
+
+    /// Every kernel against a reference, on tiles whose sides are not multiples of the blocks:
+    /// SSE2's and AVX2's blocks and staged squares, the blocks' items where they belong and
+    /// nothing written outside them.
+    fn all<const N: usize>() {
+        for (rows, cols) in [(70, 45), (64, 64), (131, 67), (17, 33)] {
+            let src_col = rows * N + 40;
+            for staged in [false, true] {
+                let sse2 = |t: &Tile<RawPtr>| {
+                    // SAFETY: SSE2 is part of x86-64; the tile's items are the vectors'.
+                    unsafe { tile_blocks::<__m128i, N>(t, false, staged) };
+                    let side = if staged { LINE / N } else { LANE / N } as isize;
+                    (t.rows - t.rows % side, t.cols - t.cols % side)
+                };
+                if (rows.min(cols) * N) >= if staged { LINE } else { LANE } {
+                    check::<N>(rows, cols, src_col, &sse2);
+                }
+                if avx2() && (rows.min(cols) * N) >= if staged { LINE } else { 32 } {
+                    let wide = |t: &Tile<RawPtr>| {
+                        // SAFETY: AVX2 is there; the tile's items are the vectors'.
+                        unsafe { blocks_avx2::<N>(t, false, staged) };
+                        let side = if staged { LINE / N } else { 32 / N } as isize;
+                        (t.rows - t.rows % side, t.cols - t.cols % side)
+                    };
+                    check::<N>(rows, cols, src_col, &wide);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_match_a_reference() {
+        all::<1>();
+        all::<2>();
+        all::<4>();
+        all::<8>();
+        all::<16>();
+    }
+}
