@@ -1257,38 +1257,57 @@ static void test_guard_pages(void) {
   }
 }
 
-/* dst = src.T for 8-byte items large enough to be tiled and streamed (over 16 MiB), odd sizes
-   (edge tiles and blocks), each side at every 8-byte offset from a 32-byte boundary: the
-   blocks of the x86-64 AVX2 kernel, its aligned and unaligned stores, and the narrower first
-   tile of each row. The bytes around the destination's items are checked untouched. */
+/* dst = src.T of `rows` x `cols` items of `k` bytes, the destination `off` bytes past a 32-byte
+   boundary and the source `off` bytes past one; every item compared with the source's, the
+   bytes around the destination's items checked untouched. */
+static void large_transpose(ptrdiff_t rows, ptrdiff_t cols, ptrdiff_t k, ptrdiff_t off) {
+  const ptrdiff_t n = rows * cols, nbytes = n * k;
+  unsigned char *sbase = (unsigned char *)aligned_alloc(32, (size_t)((nbytes + off + 31) / 32 * 32));
+  unsigned char *dbase = (unsigned char *)malloc((size_t)(nbytes + off + 64)), *dend;
+  /* dst at `off` bytes past a 32-byte boundary, its items the allocation's end */
+  unsigned char *dstart = dbase + (32 - (uintptr_t)dbase % 32) % 32 + off;
+  unsigned char *src = sbase + off, *dst = dstart;
+  CHECK(sbase && dbase);
+  dend = dstart + nbytes;
+  memset(dbase, 0xA5, (size_t)(nbytes + off + 64));
+  for (ptrdiff_t b = 0; b < nbytes; b++) src[b] = (unsigned char)(b * 0x9E3779B1u >> 13);
+  ptrdiff_t shape[2] = {rows, cols}, sstrides[2] = {k, rows * k}, dstrides[2] = {cols * k, k};
+  mvs_slice sv, dv;
+  CHECK(mvs_view_strided(src, k, 2, shape, sstrides, &sv) == MVS_OK);
+  CHECK(mvs_view_strided(dst, k, 2, shape, dstrides, &dv) == MVS_OK);
+  CHECK(mvs_copy(&sv, 2, &dv, 2, k) == MVS_OK);
+  ptrdiff_t wrong = 0;
+  for (ptrdiff_t i = 0; i < rows; i++)
+    for (ptrdiff_t j = 0; j < cols; j++) wrong += memcmp(dst + (i * cols + j) * k, src + (j * rows + i) * k, (size_t)k) != 0;
+  if (!CHECK(wrong == 0)) fprintf(stderr, "    %td x %td, %td-byte items, offset %td\n", rows, cols, k, off);
+  ptrdiff_t touched = 0;
+  for (unsigned char *p = dbase; p < dstart; p++) touched += *p != 0xA5;
+  for (unsigned char *p = dend; p < dbase + nbytes + off + 64; p++) touched += *p != 0xA5;
+  CHECK(touched == 0);
+  free(sbase);
+  free(dbase);
+}
+
+/* dst = src.T for items of 1, 2, 4, 8 and 16 bytes, large enough to be tiled: odd sizes (edge
+   tiles, and the x86-64 kernels' AVX2 and SSE2 blocks and the items at their edges), each side
+   at every 8-byte offset from a 32-byte boundary and an odd one (aligned and unaligned
+   stores, the narrower first tile of each row), rows of either side a multiple of 512 bytes
+   apart (the tiles staged through buffers), and destinations over 12 MiB whose rows are whole
+   cache lines (the blocks' stores stream). */
 static void test_large_transposes(void) {
-  const ptrdiff_t rows = 1500, cols = 1447, n = rows * cols;
-  for (ptrdiff_t off = 0; off < 32; off += 8) {
-    unsigned char *sbase = (unsigned char *)aligned_alloc(32, (size_t)((n * 8 + off + 31) / 32 * 32));
-    unsigned char *dbase = (unsigned char *)malloc((size_t)(n * 8 + off + 64)), *dend;
-    /* dst at `off` bytes past a 32-byte boundary, its items the allocation's end */
-    unsigned char *dstart = dbase + (32 - (uintptr_t)dbase % 32) % 32 + off;
-    uint64_t *src = (uint64_t *)(sbase + off), *dst = (uint64_t *)dstart;
-    CHECK(sbase && dbase);
-    dend = dstart + n * 8;
-    memset(dbase, 0xA5, (size_t)(n * 8 + off + 64));
-    for (ptrdiff_t k = 0; k < n; k++) src[k] = 0x0123456789abcdefULL * (uint64_t)(k + 1);
-    ptrdiff_t shape[2] = {rows, cols}, sstrides[2] = {8, rows * 8}, dstrides[2] = {cols * 8, 8};
-    mvs_slice sv, dv;
-    CHECK(mvs_view_strided(src, 8, 2, shape, sstrides, &sv) == MVS_OK);
-    CHECK(mvs_view_strided(dst, 8, 2, shape, dstrides, &dv) == MVS_OK);
-    CHECK(mvs_copy(&sv, 2, &dv, 2, 8) == MVS_OK);
-    ptrdiff_t wrong = 0;
-    for (ptrdiff_t i = 0; i < rows; i++)
-      for (ptrdiff_t j = 0; j < cols; j++) wrong += dst[i * cols + j] != src[j * rows + i];
-    CHECK(wrong == 0);
-    ptrdiff_t touched = 0;
-    for (unsigned char *p = dbase; p < dstart; p++) touched += *p != 0xA5;
-    for (unsigned char *p = dend; p < dbase + n * 8 + off + 64; p++) touched += *p != 0xA5;
-    CHECK(touched == 0);
-    free(sbase);
-    free(dbase);
+  static const ptrdiff_t sizes[] = {1, 2, 4, 8, 16};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    ptrdiff_t k = sizes[i], lines = 4096 / k, streamed = (12 << 20) / 4096 + 3;
+    for (ptrdiff_t off = 0; off < 32; off += 8) large_transpose(1031, 1029, k, off);
+    large_transpose(70, 45, k, 3);
+    large_transpose(517, 1024 / k, k, 8); /* rows a multiple of 512 bytes apart: staged */
+    large_transpose(1024 / k, 301, k, 24);
+    large_transpose(2048 / k, 1536 / k, k, 5);
+    large_transpose(streamed, lines, k, 0);
+    large_transpose(streamed - 2, lines, k, 16);
+    large_transpose(4096, lines, k, 16); /* the source's rows 4096 items apart: staged, streamed */
   }
+  large_transpose(1500, 1447, 8, 8);
 }
 
 int main(void) {

@@ -981,17 +981,29 @@ def check_error(lib, name, st, want, base, before):
     return probs
 
 
+STREAM_BYTES = 12 << 20  # src/copy/mod.rs: transposed copies' tiles stream from this size
+
+
 def t_large_transposes(lib):
     """dst[...] = src.T (src a C array, so the copy is tiled) for items of 1 to 16 bytes: odd
-    sizes (edge tiles and blocks), destinations large enough to stream (16 MiB) and not, both sides
-    at every 8-byte offset from a 32-byte boundary (the first tile of each row is then
-    narrower, and wide stores aligned or not); the whole base, guard bytes included, equals
+    sizes (edge tiles, and blocks of AVX2 and SSE2 vectors and items at their edges),
+    destinations large enough to stream (12 MiB, rows of whole lines) and not, rows a multiple
+    of 512 bytes apart on either side (staged through buffers), both sides at
+    every 8-byte offset from a 32-byte boundary and at an odd one (the first tile of each row is
+    then narrower, and wide stores aligned or not); the whole base, guard bytes included, equals
     NumPy's np.copyto."""
     probs = []
     r = random.Random(35)
     for itemsize in (1, 2, 4, 8, 16):
         dt = np.dtype((np.void, itemsize))
-        for rows, cols, off in [(1500, 1447, 0), (1447, 1501, 8), (1450, 1447, 16), (1031, 1029, 24), (67, 131, 8)]:
+        # destination rows of whole cache lines over STREAM_BYTES: the blocks' stores stream
+        lines = (STREAM_BYTES // 4096 + 3, 4096 // itemsize)
+        cases = [(1500, 1447, 0), (1447, 1501, 8), (1450, 1447, 16), (1031, 1029, 24), (67, 131, 8), (70, 45, 3)]
+        # rows of either side a multiple of 512 bytes apart: the tiles are staged
+        cases += [(517, 1024 // itemsize, 8), (1024 // itemsize, 301, 24), (2048 // itemsize, 1536 // itemsize, 5)]
+        # (the last: source rows 4096 items apart, so staged too)
+        streamed = [(*lines, 0), (*lines, 8), (lines[0] - 2, lines[1], 16), (lines[0] - 1, lines[1] + 1, 16), (4096, lines[1], 16)]
+        for rows, cols, off in cases + streamed:
             nbytes = rows * cols * itemsize
             raw = random_bytes(r, 2 * nbytes + 6 * 64)
             at = (-addr(raw)) % 32  # the first 32-byte boundary in raw

@@ -8,11 +8,11 @@
 //!
 //! - a run: both views contiguous along it, moved as bytes (`memmove`) or, when short, by items;
 //! - tiles: when the source's smallest stride is on another axis (a transposed copy), the two
-//!   axes are copied in square tiles ([`TILE`] items, or the memory's own side), so that the
+//!   axes are copied in tiles ([`TILE`] items square, or the memory's own shape), so that the
 //!   lines of both views that a tile touches stay in cache while it is copied; the tiles start
 //!   at cache lines, and the memory may copy a tile in blocks through registers, with stores
 //!   that bypass the cache when the destination is large ([`Memory::copy_tile`]: the C layer
-//!   does for 8-byte items with AVX2);
+//!   does for items of 1 to 16 bytes with SSE2 or AVX2);
 //! - a strided loop, items of 1, 2, 4, 8 or 16 bytes moved as one value, others as bytes.
 //!
 //! A copy whose views may overlap goes through a temporary (see [`copy`]).
@@ -46,9 +46,10 @@ pub trait Memory<P: Addr> {
         let _ = stream;
         tile.copy_items::<N, Self>(self);
     }
-    /// The side of the tiles of a transposed copy of `N`-byte items, in items.
-    fn tile_side<const N: usize>(&self) -> isize {
-        TILE
+    /// The shape of the tiles of a transposed copy of `N`-byte items, in items: rows (of the
+    /// destination) and columns.
+    fn tile_shape<const N: usize>(&self) -> (isize, isize) {
+        (TILE, TILE)
     }
     /// Ends a copy whose tiles streamed (after stores that bypass the cache, a fence).
     fn end_stream(&mut self) {}
@@ -71,9 +72,13 @@ pub trait Memory<P: Addr> {
 
 /// A tile of a transposed copy: `rows` by `cols` items, item (r, c) of the destination at
 /// `dst + r * dst_row + c * dst_col`, of the source at `src + r * src_row + c * src_col`; the
-/// items of one side do not overlap those of the other.
+/// items of one side do not overlap those of the other. `staged` when the rows of either side
+/// fall on few sets of the cache ([`aliased`]): a kernel may then copy it through a small
+/// buffer.
 #[derive(Clone, Copy, Debug)]
 pub struct Tile<P> {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub staged: bool,
     pub dst: P,
     pub dst_row: isize,
     pub dst_col: isize,
@@ -108,10 +113,11 @@ impl<P: Addr> Tile<P> {
 
 /// The size of a transposed copy's destination, in bytes, from which its tiles may stream (the
 /// stores bypass the cache, as `memcpy`'s do for large copies): a destination this large would
-/// push the source out of the cache it shares. Below it, stores through the cache measured
-/// faster (1000 x 1000 float64: 0.23 against 0.31 ms); glibc's `memcpy` streams from about
-/// three quarters of the last-level cache per thread, 12 MiB on this 2-core, 32 MiB machine.
-const STREAM_BYTES: isize = 16 << 20;
+/// push the source out of the cache it shares. Below it, stores through the cache leave the
+/// destination in cache for what follows, as `memcpy`'s do: glibc's streams from about three
+/// quarters of the last-level cache per thread, 12 MiB on this 2-core, 32 MiB machine. (From
+/// 12 MiB rather than 16: 1000 x 1000 items of 16 bytes measured twice as fast streamed.)
+const STREAM_BYTES: isize = 12 << 20;
 
 /// Where a transposed copy's tiles start, in bytes of a destination row (and of a source row
 /// along the tiles' rows): the tiles after the first start at a cache line, so that a tile's
@@ -129,6 +135,14 @@ fn lead<const N: usize>(position: usize, step: isize) -> isize {
     } else {
         0
     }
+}
+
+/// Whether rows `stride` bytes apart fall on few sets of a cache whose ways are 4 KiB (the
+/// first-level caches of x86-64 CPUs): 64 such rows, a tile's block of lines, then use 8 sets or
+/// fewer, more rows to a set than it has ways, so that each row is gone from the cache before
+/// its next line is read (strides of whole multiples of 512 bytes, as power-of-two sizes have).
+pub fn aliased(stride: isize) -> bool {
+    stride % 512 == 0
 }
 
 /// Side of a tile, in items: the 16 lines of each view that a tile touches stay in the
@@ -584,16 +598,18 @@ impl<P: Addr> Plan<P> {
         Some(t)
     }
 
-    /// The copy of a [`Plan::tiled`] plan: the two innermost axes in square tiles
-    /// ([`Memory::tile_side`] items; the first row and column of tiles end at a line),
+    /// The copy of a [`Plan::tiled`] plan: the two innermost axes in tiles
+    /// ([`Memory::tile_shape`]; the first row and column of tiles end at a line),
     /// each copied by [`Memory::copy_tile`], streaming when the destination has at least
     /// [`STREAM_BYTES`].
     fn copy_tiles<const N: usize, M: Memory<P>>(&self, mem: &mut M) {
         let n = self.axes.n;
         let (rows, dr, sr) = (self.axes.len[n - 2], self.axes.dst[n - 2], self.axes.src[n - 2]);
         let (cols, dc, sc) = (self.axes.len[n - 1], self.axes.dst[n - 1], self.axes.src[n - 1]);
-        let side = mem.tile_side::<N>();
+        let (side_r, side_c) = mem.tile_shape::<N>();
         let stream = self.axes.len[..n].iter().fold(N as isize, |b, &len| b.saturating_mul(len)) >= STREAM_BYTES;
+        // (stores that bypass the cache do not collide in it)
+        let staged = aliased(sc) || (!stream && aliased(dr));
         self.each(n - 2, |d, s| {
             // The first tiles end where the destination's rows, and the source's along the
             // tiles' rows, reach TILE_ALIGN bytes (when their items are adjacent and the first
@@ -601,11 +617,12 @@ impl<P: Addr> Plan<P> {
             let (lead_r, lead_c) = (lead::<N>(mem.position(s), sr), lead::<N>(mem.position(d), dc));
             let mut r0 = 0;
             while r0 < rows {
-                let height = (if r0 == 0 && lead_r > 0 { lead_r } else { side }).min(rows - r0);
+                let height = (if r0 == 0 && lead_r > 0 { lead_r } else { side_r }).min(rows - r0);
                 let mut c0 = 0;
                 while c0 < cols {
-                    let width = if c0 == 0 && lead_c > 0 { lead_c } else { side };
+                    let width = if c0 == 0 && lead_c > 0 { lead_c } else { side_c };
                     let tile = Tile {
+                        staged,
                         dst: d.byte_offset(r0 * dr + c0 * dc),
                         dst_row: dr,
                         dst_col: dc,

@@ -209,27 +209,24 @@ impl Memory<RawPtr> for Raw {
 
     fn copy_tile<const N: usize>(&mut self, tile: &Tile<RawPtr>, stream: bool) {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if N == 8 {
-            // SAFETY: see `Raw`: the tile's items are the views'.
-            if let Some((rows, cols)) = unsafe { super::transpose::blocks(tile, stream) } {
-                // the columns right of the blocks, then the rows below them, item by item
-                Tile { rows, ..tile.from(0, cols) }.copy_items::<N, Self>(self);
-                tile.from(rows, 0).copy_items::<N, Self>(self);
-                return;
-            }
+        // SAFETY: see `Raw`: the tile's items are the views'.
+        if let Some((rows, cols)) = unsafe { super::transpose::blocks::<N>(tile, stream) } {
+            // the columns right of the blocks, then the rows below them, in narrower blocks
+            // where they fit
+            self.copy_tile::<N>(&Tile { rows, ..tile.from(0, cols) }, stream);
+            self.copy_tile::<N>(&tile.from(rows, 0), stream);
+            return;
         }
         let _ = stream;
         tile.copy_items::<N, Self>(self);
     }
 
-    fn tile_side<const N: usize>(&self) -> isize {
+    fn tile_shape<const N: usize>(&self) -> (isize, isize) {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if N == 8 {
-            if let Some(side) = super::transpose::tile_side() {
-                return side;
-            }
+        if matches!(N, 1 | 2 | 4 | 8 | 16) {
+            return super::transpose::tile_shape::<N>();
         }
-        copy::TILE
+        (copy::TILE, copy::TILE)
     }
 
     fn end_stream(&mut self) {
