@@ -27,7 +27,7 @@
 
 #include "memviewslice.h"
 
-#define ROUNDS 9
+#define ROUNDS 45
 #define PROCESSES 5
 #define MAX_THREADS 16
 #define ITEMS 9
@@ -168,18 +168,18 @@ static void run_row(const struct row *r, double best[2]) {
 
 #define NROWS 12
 static const struct row rows[NROWS] = {
-    {"pool, bare, 1 thread", pool_loop, malloc_loop, 0, 1, 2000000, 0.7},
-    {"pool, bare, 2 threads", pool_loop, malloc_loop, 0, 2, 1000000, 0.7},
-    {"pool, bare, 4 threads", pool_loop, malloc_loop, 0, 4, 500000, 0.7},
-    {"pool, bare, 8 threads", pool_loop, malloc_loop, 0, 8, 250000, 0.7},
-    {"pool, bare, 16 threads", pool_loop, malloc_loop, 0, 16, 125000, 0.7},
-    {"pool, writing, 1 thread", pool_loop, malloc_loop, 1, 1, 2000000, 0.7},
-    {"pool, writing, 2 threads", pool_loop, malloc_loop, 1, 2, 1000000, 0.7},
-    {"pool, writing, 4 threads", pool_loop, malloc_loop, 1, 4, 500000, 0.7},
-    {"pool, writing, 8 threads", pool_loop, malloc_loop, 1, 8, 250000, 0.7},
-    {"pool, writing, 16 threads", pool_loop, malloc_loop, 1, 16, 125000, 0.7},
-    {"mvs_buffer_alloc(72, 16) / malloc", buffer16_loop, malloc_loop, 0, 1, 2000000, 1.3},
-    {"mvs_buffer_alloc(72, 64) / aligned_alloc", buffer64_loop, aligned_loop, 0, 1, 2000000, 1.0},
+    {"pool, bare, 1 thread", pool_loop, malloc_loop, 0, 1, 400000, 0.7},
+    {"pool, bare, 2 threads", pool_loop, malloc_loop, 0, 2, 200000, 0.7},
+    {"pool, bare, 4 threads", pool_loop, malloc_loop, 0, 4, 100000, 0.7},
+    {"pool, bare, 8 threads", pool_loop, malloc_loop, 0, 8, 50000, 0.7},
+    {"pool, bare, 16 threads", pool_loop, malloc_loop, 0, 16, 25000, 0.7},
+    {"pool, writing, 1 thread", pool_loop, malloc_loop, 1, 1, 400000, 0.7},
+    {"pool, writing, 2 threads", pool_loop, malloc_loop, 1, 2, 200000, 0.7},
+    {"pool, writing, 4 threads", pool_loop, malloc_loop, 1, 4, 100000, 0.7},
+    {"pool, writing, 8 threads", pool_loop, malloc_loop, 1, 8, 50000, 0.7},
+    {"pool, writing, 16 threads", pool_loop, malloc_loop, 1, 16, 25000, 0.7},
+    {"mvs_buffer_alloc(72, 16) / malloc", buffer16_loop, malloc_loop, 0, 1, 400000, 1.3},
+    {"mvs_buffer_alloc(72, 64) / aligned_alloc", buffer64_loop, aligned_loop, 0, 1, 400000, 1.0},
 };
 
 /* The child: one line per row, "ours base" in ns. */
