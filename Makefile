@@ -579,10 +579,12 @@ FT_PYTEST = $(1) -m pytest tests/freethreading/test_freethreading.py -q -p no:ca
 $(FT_BUILT):
 	+tools/build_python_ft.sh $(BUILD)/python3.13t $(BUILD)/python3.13t-src
 
+# The main venv's requirements but cffi, which does not build for free-threaded 3.13 (cffi-test
+# runs in the main venv only); NumPy as a wheel (NumPy 2.5 has no cp313t wheel).
 $(FTPY): tests/requirements.txt $(if $(FT_PYTHON),,$(FT_BUILT))
 	rm -rf $(FT_VENV) && $(or $(FT_PYTHON),$(FT_BUILT)) -m venv $(FT_VENV)
 	$(FTPY) -m pip install --quiet --upgrade pip
-	$(FTPY) -m pip install --quiet --only-binary=numpy -r tests/requirements.txt  # NumPy 2.5 has no cp313t wheel
+	$(FTPY) -m pip install --quiet --only-binary=numpy $$(grep -v '^cffi$$' tests/requirements.txt)
 	touch $@
 
 $(FT_PKG): $(FTPY) $(PKG_SOURCES)
