@@ -380,7 +380,7 @@ def test_read_only(checks):
 MALFORMED = [
     (dict(data=None), ValueError, "data is NULL"),
     (dict(ndim=-1), ValueError, "ndim -1"),
-    (dict(ndim=9), ValueError, "ndim 9"),
+    (dict(ndim=9), BufferError, "9 dimensions"),  # the array API's error for what a consumer cannot take
     (dict(shape=(2, -3)), ValueError, "negative"),
     (dict(device=Device(2, 0)), BufferError, "not the CPU"),
     (dict(device=Device(5, 0)), BufferError, "not a DLPack device"),
@@ -430,7 +430,7 @@ def test_protocol(checks):
     check(np.array_equal(c, a) and not np.shares_memory(c, a) and c.flags.c_contiguous, "copy=True copies")
     t = from_dlpack(type("Copy", (), {"__dlpack__": lambda self, **kw: o.__dlpack__(copy=True, **kw)})())
     check(np.array_equal(np.asarray(t), a) and not np.shares_memory(np.asarray(t), a), "from_dlpack of a copy")
-    raises(BufferError, lambda: o.__dlpack__(stream=1), "a stream", "stream")
+    raises(RuntimeError, lambda: o.__dlpack__(stream=1), "a stream", "stream")  # NumPy's type
     raises(BufferError, lambda: o.__dlpack__(dl_device=(2, 0)), "another device", "device")
     check(PyCapsule_IsValid(o.__dlpack__(dl_device=(1, 0), max_version=(1, 1)), b"dltensor_versioned"), "dl_device cpu")
     raises(BufferError, lambda: from_dlpack(type("Gpu", (), {"__dlpack_device__": lambda self: (2, 0),
@@ -448,6 +448,233 @@ def test_protocol(checks):
     # a type with no buffer-protocol format here (NumPy exports long double as 128-bit float, or
     # refuses it)
     raises(BufferError, lambda: from_dlpack(np.zeros(3, dtype=np.longdouble)), "long double")
+    checks()
+
+
+# ---- the array API's keywords, against NumPy's own from_dlpack and __dlpack__ ------------------
+
+def outcome(fn):
+    """("ok", result) or (exception type, message) of fn()."""
+    try:
+        return "ok", fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e), str(e)
+
+
+def same_outcome(ours, theirs, what):
+    """Both succeeded, or both raised the same exception type; True when both succeeded."""
+    kind = lambda o: "ok" if o[0] == "ok" else o[0].__name__  # noqa: E731
+    check(kind(ours) == kind(theirs), f"{what}: ours {kind(ours)} {ours[1] if ours[0] != 'ok' else ''}, "
+                                      f"NumPy's {kind(theirs)} {theirs[1] if theirs[0] != 'ok' else ''}")
+    return ours[0] == theirs[0] == "ok"
+
+
+def keyword_inputs():
+    """Arrays of several layouts (name, array): each is given to both from_dlpacks."""
+    base = np.arange(24.0).reshape(2, 3, 4)
+    ro = base.copy()
+    ro.flags.writeable = False
+    return [("C 3-d", base.copy()), ("reversed, stepped", base[::-1, :, ::2]), ("transposed", base.T),
+            ("read-only", ro), ("0-d", np.array(5, np.int32)), ("zero-size", np.zeros((0, 3), np.int16)),
+            ("broadcast", np.broadcast_to(np.arange(3.0), (4, 3))), ("owner", from_dlpack(base.copy()))]
+
+
+DEVICES = [None, "cpu", "CPU", "cuda", "gpu", (1, 0), (2, 0), 0, 1]
+
+
+def test_from_dlpack_device(checks):
+    """device=: each value against np.from_dlpack on the same input; both accept it or both raise
+    the same type (ValueError naming the device); accepted, the memory is shared as NumPy's."""
+    n = 0
+    for name, a in keyword_inputs():
+        for device in DEVICES + [np.zeros(1).device]:
+            what = f"{name}, device={device!r}"
+            ours = outcome(lambda: from_dlpack(a, device=device))
+            theirs = outcome(lambda: np.from_dlpack(a, device=device))
+            if same_outcome(ours, theirs, what):
+                check(layout(ours[1]) == layout(theirs[1]), f"{what}: {layout(ours[1])} != NumPy's {layout(theirs[1])}")
+            elif ours[0] is ValueError:
+                check(repr(device) in ours[1], f"{what}: the message {ours[1]!r} does not name the device")
+            n += 1
+    # a producer whose memory is elsewhere but that moves it to the CPU when asked (dl_device)
+    a = np.arange(6.0)
+    gpu = type("Gpu", (), {"__dlpack_device__": lambda self: (2, 0),
+                           "__dlpack__": lambda self, *, dl_device=None, copy=None, **kw:
+                           a.__dlpack__(copy=True if dl_device == (1, 0) else copy, **kw)})()
+    ours, theirs = outcome(lambda: from_dlpack(gpu, device="cpu")), outcome(lambda: np.from_dlpack(gpu, device="cpu"))
+    if same_outcome(ours, theirs, "a producer asked for the CPU"):
+        check(np.array_equal(np.asarray(ours[1]), a), "a producer asked for the CPU: values")
+    # without device=, ours asks __dlpack_device__ first (NumPy asks the producer for its
+    # tensor and lets the import refuse another device): BufferError from both for a real GPU
+    # tensor; here, where the producer lies, only ours refuses
+    raises(BufferError, lambda: from_dlpack(gpu), "a producer on device (2, 0), no device=", "not the CPU")
+    checks(f"device=: {n} cases against np.from_dlpack")
+
+
+COPIES = [None, True, False, 1, 0, "x", "if_needed"]
+
+
+def test_from_dlpack_copy(checks):
+    """copy=: each value against np.from_dlpack on the same input: the same outcome; copy=True a
+    writable copy in new memory, equal, independent of the source (a write to it leaves the
+    source alone); copy=None and False share the memory, as NumPy's."""
+    n = 0
+    for name, a in keyword_inputs():
+        src = np.asarray(a)
+        for copy in COPIES:
+            what = f"{name}, copy={copy!r}"
+            ours = outcome(lambda: from_dlpack(a, copy=copy))
+            theirs = outcome(lambda: np.from_dlpack(a, copy=copy))
+            n += 1
+            if not same_outcome(ours, theirs, what):
+                continue
+            o, t = np.asarray(ours[1]), theirs[1]
+            check(np.array_equal(o, t) and o.dtype == t.dtype and o.shape == t.shape, f"{what}: values")
+            check(np.shares_memory(o, src) == np.shares_memory(t, src), f"{what}: shares memory "
+                  f"{np.shares_memory(o, src)}, NumPy's {np.shares_memory(t, src)}")
+            check(o.flags.writeable == t.flags.writeable, f"{what}: writeable {o.flags.writeable}, NumPy's "
+                  f"{t.flags.writeable}")
+            if copy and not isinstance(copy, str):
+                check(not np.shares_memory(o, src) and o.flags.writeable, f"{what}: not a writable copy")
+                if o.size:
+                    before = src.copy()
+                    o[...] = 99
+                    check(np.array_equal(src, before), f"{what}: a write to the copy changed the source")
+            else:
+                check(layout(o) == layout(src), f"{what}: {layout(o)}, not the source's {layout(src)}")
+    checks(f"copy=: {n} cases against np.from_dlpack")
+
+
+class Recorder:
+    """A producer over `a` that records the keywords __dlpack__ is given."""
+
+    def __init__(self, a):
+        self.a, self.calls = a, []
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+    def __dlpack__(self, **kw):
+        self.calls.append(kw)
+        return self.a.__dlpack__(**kw)
+
+
+def test_keywords_passed_to_the_producer(checks):
+    """The producer's __dlpack__ gets the dl_device and copy that NumPy's from_dlpack passes, and a
+    max_version (ours asks for 1.1, NumPy for 1.0). Where both are None, ours passes neither
+    (the same meaning, and the default path stays as fast as before); NumPy passes both."""
+    a = np.arange(6.0)
+    for device in (None, "cpu"):
+        for copy in (None, True, False):
+            ours, theirs = Recorder(a), Recorder(a)
+            from_dlpack(ours, device=device, copy=copy)
+            np.from_dlpack(theirs, device=device, copy=copy)
+            strip = lambda calls: [{k: v for k, v in c.items() if k != "max_version" and v is not None}  # noqa: E731
+                                   for c in calls]
+            check(strip(ours.calls) == strip(theirs.calls), f"device={device!r}, copy={copy}: given {ours.calls}, "
+                                                            f"NumPy gives {theirs.calls}")
+            check(all(c.get("max_version") == (1, 1) for c in ours.calls), f"max_version: {ours.calls}")
+    checks()
+
+
+def test_copy_false_producer_must_copy(checks):
+    """copy=False and a producer that cannot share: its BufferError, from ours as from NumPy's. A
+    producer that copies anyway (its tensor flagged copied): BufferError from ours (NumPy takes
+    the copy)."""
+    a = np.arange(6.0)
+
+    class MustCopy:
+        def __dlpack_device__(self):
+            return (1, 0)
+
+        def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+            if copy is False:
+                raise BufferError("this producer cannot share its memory")
+            return a.__dlpack__(max_version=max_version, copy=True)
+
+    for copy in (None, True, False):
+        ours = outcome(lambda: from_dlpack(MustCopy(), copy=copy))
+        theirs = outcome(lambda: np.from_dlpack(MustCopy(), copy=copy))
+        if same_outcome(ours, theirs, f"a producer that must copy, copy={copy}"):
+            check(not np.shares_memory(np.asarray(ours[1]), a), f"copy={copy}: the producer's copy")
+    copies = type("CopiesAnyway", (), {"__dlpack__": lambda self, **kw: a.__dlpack__(max_version=(1, 1), copy=True)})()
+    raises(BufferError, lambda: from_dlpack(copies, copy=False), "a producer that copies although copy=False", "copied")
+    checks()
+
+
+def test_copy_true_producer_that_shares(checks):
+    """copy=True and a producer that takes the keyword but shares anyway (its tensor not
+    flagged copied, or a legacy one): ours copies it (NumPy would share): new memory, and the
+    producer's tensor deleted once, at once."""
+    mem = np.arange(16.0)
+    for flags in (0, 2):  # 2: DLPACK_FLAG_BITMASK_IS_COPIED, which the producer says it copied
+        p = Producer(mem, (4, 4), flags=flags)
+        c = np.asarray(from_dlpack(p, copy=True))
+        check(np.array_equal(c, mem.reshape(4, 4)), f"flags {flags}: values")
+        check(np.shares_memory(c, mem) == bool(flags), f"flags {flags}: shares memory {np.shares_memory(c, mem)}")
+        check(c.flags.writeable, f"flags {flags}: writable")
+        del c
+        check(p.deleted == 1, f"flags {flags}: the producer's tensor deleted {p.deleted} times")
+    checks()
+
+
+def test_producer_without_keywords(checks):
+    """A producer whose __dlpack__ takes no keyword (before the array API's 2023.12): asked again
+    with none. With no keyword, as NumPy; with copy= or device=, NumPy gives up with the
+    TypeError, ours goes on (deliberately): copy=True copies, copy=False and None share,
+    device='cpu' takes its CPU tensor."""
+    a = np.arange(12.0).reshape(3, 4)
+    old = type("Old", (), {"__dlpack__": lambda self: a.__dlpack__()})()
+    ours, theirs = outcome(lambda: from_dlpack(old)), outcome(lambda: np.from_dlpack(old))
+    if same_outcome(ours, theirs, "no keyword"):
+        check(layout(ours[1]) == layout(theirs[1]) == layout(a), "no keyword: shares")
+    for kw, shares in ((dict(copy=True), False), (dict(copy=False), True), (dict(copy=None), True),
+                       (dict(device="cpu"), True), (dict(device="cpu", copy=True), False)):
+        got = outcome(lambda: from_dlpack(old, **kw))
+        check(got[0] == "ok", f"{kw}: {got}")
+        if got[0] == "ok":
+            o = np.asarray(got[1])
+            check(np.array_equal(o, a) and np.shares_memory(o, a) == shares, f"{kw}: shares {np.shares_memory(o, a)}")
+    checks()
+
+
+def test_more_than_8_dimensions(checks):
+    """A tensor of 9 or more dimensions: BufferError (the array API's error for a tensor the
+    consumer cannot take; NumPy takes up to 64 dimensions, so np.from_dlpack succeeds)."""
+    for ndim in (9, 12, 32):
+        a = np.zeros((1,) * ndim)
+        raises(BufferError, lambda: from_dlpack(a), f"{ndim}-d NumPy array", f"{ndim} dimensions")
+        raises(BufferError, lambda: from_dlpack(a, copy=True), f"{ndim}-d, copy=True", f"{ndim} dimensions")
+        check(np.from_dlpack(a).ndim == ndim, f"{ndim}-d: NumPy takes it")
+        legacy = type("Legacy", (), {"__dlpack__": lambda self: a.__dlpack__()})()
+        raises(BufferError, lambda: from_dlpack(legacy), f"{ndim}-d legacy tensor", f"{ndim} dimensions")
+    checks()
+
+
+OWNER_KEYWORDS = (
+    [dict(stream=s) for s in (None, 0, 1, -1, 2)]
+    + [dict(max_version=v) for v in (None, (0, 8), (1, 0), (1, 1), (1, 3), (2, 0), 1, [1, 1], (1,))]
+    + [dict(dl_device=d, max_version=(1, 1)) for d in (None, (1, 0), (1, 1), (2, 0), (13, 0), "cpu", [1, 0], 1)]
+    + [dict(copy=c, max_version=(1, 1)) for c in (None, True, False, 1, "x")]
+    + [dict(copy=True), dict(copy=False), dict(stream=None, max_version=(1, 1), dl_device=(1, 0), copy=True)]
+)
+
+
+@pytest.mark.parametrize("kw", OWNER_KEYWORDS, ids=repr)
+def test_owner_dlpack_keywords(kw, checks):
+    """BufferExport.__dlpack__(**kw) against numpy.ndarray.__dlpack__(**kw) of the same memory:
+    the same outcome (exception type), the same capsule name, and a copy exactly when NumPy's
+    is one."""
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)[:, ::2]
+    o = from_dlpack(a)
+    ours, theirs = outcome(lambda: o.__dlpack__(**kw)), outcome(lambda: a.__dlpack__(**kw))
+    if same_outcome(ours, theirs, f"__dlpack__({kw})"):
+        names = [n for n in (b"dltensor_versioned", b"dltensor") if PyCapsule_IsValid(ours[1], n)]
+        check(names and PyCapsule_IsValid(theirs[1], names[0]), f"{kw}: capsule {names}, not NumPy's")
+        wrap = lambda cap: type("Cap", (), {"__dlpack__": lambda self, **k: cap})()  # noqa: E731
+        mine, numpys = np.from_dlpack(wrap(ours[1])), np.from_dlpack(wrap(theirs[1]))
+        check(np.array_equal(mine, a) and np.shares_memory(mine, a) == np.shares_memory(numpys, a),
+              f"{kw}: shares {np.shares_memory(mine, a)}, NumPy's {np.shares_memory(numpys, a)}")
     checks()
 
 

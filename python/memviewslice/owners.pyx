@@ -121,10 +121,14 @@ cdef class BufferExport:
         (1, minor) or later, else a legacy one ("dltensor"). The tensor holds a reference to
         the buffer, given back when the consumer is done (or when the capsule goes unused).
 
-        - stream: None only (CPU memory has no stream).
-        - dl_device: None or (1, 0), the CPU.
+        The keywords of the array API standard (2023.12), each refused as NumPy's
+        ndarray.__dlpack__ refuses it (tests/test_dlpack.py compares them):
+        - stream: None only (CPU memory has no stream): RuntimeError otherwise, -1 included.
+        - max_version: None (a legacy tensor) or a (major, minor) tuple: TypeError otherwise.
+        - dl_device: None or (1, 0), the CPU: TypeError when not a tuple, BufferError for
+          another device.
         - copy: None or False share the memory; True exports a C-contiguous copy (flagged as
-          copied, writable).
+          copied, writable); a string is a ValueError.
 
         Read-only memory gives a read-only versioned tensor; a legacy tensor cannot say it is
         read-only, so read-only memory is refused then. Raises BufferError for what DLPack
@@ -141,9 +145,18 @@ cdef class BufferExport:
         if self.buffer == NULL:
             raise BufferError("this BufferExport exports nothing: it was not made by export()")
         if stream is not None:
-            raise BufferError(f"stream must be None for CPU memory, not {stream!r}")
-        if dl_device is not None and tuple(dl_device) != (MVS_DL_CPU, 0):
-            raise BufferError(f"the memory is on the CPU, (1, 0); it cannot be exported to device {dl_device!r}")
+            # NumPy's type (RuntimeError): a stream is a wrong argument for CPU memory, not an
+            # export that DLPack cannot carry
+            raise RuntimeError(f"stream must be None for CPU memory, not {stream!r}")
+        if max_version is not None and not (isinstance(max_version, tuple) and len(max_version) == 2):
+            raise TypeError(f"max_version must be None or a (major, minor) tuple, not {max_version!r}")
+        if dl_device is not None:
+            if not isinstance(dl_device, tuple):
+                raise TypeError(f"dl_device must be None or a (device type, device id) tuple, not {dl_device!r}")
+            if dl_device != (MVS_DL_CPU, 0):
+                raise BufferError(f"the memory is on the CPU, (1, 0); it cannot be exported to device {dl_device!r}")
+        if isinstance(copy, str):
+            raise ValueError(f"copy must be True, False or None, not {copy!r}")
         if self.memory_only:
             raise BufferError("an owner of typed memoryviews cannot be exported through DLPack: "
                               "export the buffer itself (memviewslice.owners.export)")
@@ -243,17 +256,31 @@ cdef void _delete_legacy_capsule(object capsule) noexcept:
             t.deleter(t)
 
 
-def from_dlpack(x):
+def from_dlpack(x, /, *, device=None, copy=None):
     """A BufferExport sharing the memory of `x`, any object with `__dlpack__` of CPU memory
     (a NumPy array, a PyTorch CPU tensor, a BufferExport), without copying: `np.asarray(obj)`,
     `memoryview(obj)` and Cython's typed memoryviews (`cdef double[:, :] v = from_dlpack(x)`)
     then share it. The result keeps the producer's tensor, hence `x`'s memory, alive: the
     tensor's deleter runs once, when the last of them is gone. Read-only tensors give read-only
     exports. Asks for a versioned tensor (DLPack 1.1) and takes a legacy one from producers
-    that know no other. Raises BufferError for a device other than the CPU or an item type
-    with no buffer-protocol format (bool, int and uint 8 to 64 bits, float 16 to 64, complex
-    64 and 128 have one), ValueError for a malformed tensor."""
+    that know no other. Raises BufferError for a device other than the CPU, more than 8
+    dimensions or an item type with no buffer-protocol format (bool, int and uint 8 to 64
+    bits, float 16 to 64, complex 64 and 128 have one), ValueError for a malformed tensor.
+
+    The array API standard's keywords (2023.12), as np.from_dlpack takes them:
+    - device: None (the memory stays where `x` has it, which must be the CPU) or "cpu" (asks
+      the producer for CPU memory: `dl_device=(1, 0)`); anything else is a ValueError naming
+      it, a (1, 0) tuple included, as NumPy has it.
+    - copy: None shares when the producer can; True always gives a copy, writable, in new
+      memory (the producer's copy when its tensor says it copied, else ours, C-contiguous);
+      False never copies: BufferError when the producer cannot share (the producer raises it)
+      or copied anyway. A string is a ValueError; other values count as booleans (NumPy's).
+    `x.__dlpack__` is given `max_version`, and `dl_device` and `copy` when asked for; a producer
+    that takes none of these keywords (TypeError) is asked again with none, and its tensor
+    imported as above (where NumPy raises the TypeError when device or copy was given)."""
     method = _ndarray_dlpack(x)
+    if device is not None or copy is not None:
+        return _from_dlpack_keywords(x, method, device, copy)
     if method is not None:  # numpy.ndarray.__dlpack__ itself, saving the method's lookup on x
         try:
             capsule = method(x, max_version=(1, 1))
@@ -261,14 +288,80 @@ def from_dlpack(x):
             capsule = method(x)
         return from_dlpack_capsule(capsule)
     if hasattr(x, "__dlpack_device__"):
-        device = tuple(x.__dlpack_device__())
-        if device[0] != MVS_DL_CPU:
-            raise BufferError(f"the object's memory is on device {device}, not the CPU (1, 0)")
+        _check_cpu(x)
     try:
         capsule = x.__dlpack__(max_version=(1, 1))
     except TypeError:
         capsule = x.__dlpack__()
     return from_dlpack_capsule(capsule)
+
+
+cdef _check_cpu(x):
+    """BufferError when `x.__dlpack_device__()` is not the CPU."""
+    device = tuple(x.__dlpack_device__())
+    if device[0] != MVS_DL_CPU:
+        raise BufferError(f"the object's memory is on device {device}, not the CPU (1, 0)")
+
+
+cdef BufferExport _from_dlpack_keywords(x, method, device, copy):
+    """from_dlpack(x, device=device, copy=copy) when either is given (`method`:
+    _ndarray_dlpack(x))."""
+    if device is not None and not (isinstance(device, str) and device == "cpu"):
+        raise ValueError(f"device {device!r} is not supported: only 'cpu' (memviewslice's memory is on the CPU)")
+    if copy is not None:
+        if isinstance(copy, str):
+            raise ValueError(f"copy must be True, False or None, not {copy!r}")
+        copy = bool(copy)
+    dl_device = None
+    if device is not None:
+        dl_device = (MVS_DL_CPU, 0)  # the producer may move its memory there
+    elif method is None and hasattr(x, "__dlpack_device__"):
+        _check_cpu(x)
+    try:
+        if method is not None:
+            capsule = method(x, max_version=(1, 1), dl_device=dl_device, copy=copy)
+        else:
+            capsule = x.__dlpack__(max_version=(1, 1), dl_device=dl_device, copy=copy)
+    except TypeError:
+        # a producer older than the keywords (array API 2023.12) takes none of them; its
+        # tensor's device is checked by the import, and copy is applied below
+        capsule = x.__dlpack__()
+    copied = _capsule_copied(capsule)
+    if copy is False and copied:
+        raise BufferError("copy=False, but the producer copied the tensor (its flags say so)")
+    result = from_dlpack_capsule(capsule)
+    if copy and not copied:
+        return _copy_export(result)
+    return result
+
+
+cdef bint _capsule_copied(capsule):
+    """Whether `capsule` holds an unconsumed versioned tensor flagged as copied (a legacy
+    tensor cannot say it was)."""
+    cdef mvs_dl_managed_tensor_versioned *t
+    if not PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+        return False
+    t = <mvs_dl_managed_tensor_versioned *>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+    return (t.flags & MVS_DLPACK_FLAG_IS_COPIED) != 0
+
+
+cdef BufferExport _copy_export(BufferExport e):
+    """An export of a C-contiguous copy of `e`'s view, in a new buffer (writable)."""
+    cdef mvs_slice view
+    cdef mvs_slice copied
+    cdef mvs_buffer *buffer = NULL
+    cdef int i
+    view.memview = NULL
+    view.data = e.data
+    for i in range(8):
+        view.shape[i] = e.shape[i] if i < e.ndim else 0
+        view.strides[i] = e.strides[i] if i < e.ndim else 0
+        view.suboffsets[i] = -1
+    mvs_pyx_check(mvs_copy_contiguous(&view, e.ndim, e.itemsize, b'C', &buffer, &copied))
+    try:
+        return _export(buffer, &copied, e.ndim, e.itemsize, e.format, False, False)
+    finally:
+        mvs_buffer_release(buffer)  # the copy's first reference: the export holds its own
 
 
 # (numpy.ndarray, numpy.ndarray.__dlpack__), once NumPy is imported: NumPy arrays are always in
@@ -302,6 +395,7 @@ cdef BufferExport from_dlpack_capsule(capsule):
     cdef mvs_status st = MVS_OK
     cdef int code = 0, bits = 0
     cdef bint found = True
+    cdef int tensor_ndim = 0
     # One consumer per capsule: the name's check, the import and the renaming are one step for
     # other threads (without a GIL, two threads given one capsule would both import its tensor).
     with cython.critical_section(capsule):
@@ -309,10 +403,14 @@ cdef BufferExport from_dlpack_capsule(capsule):
             versioned = <mvs_dl_managed_tensor_versioned *>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
             code, bits = versioned.dl_tensor.dtype.code, versioned.dl_tensor.dtype.bits
             st = mvs_dlpack_import(versioned, &view, &ndim, &itemsize, &buffer)
+            if st != MVS_OK:
+                tensor_ndim = versioned.dl_tensor.ndim
         elif PyCapsule_IsValid(capsule, b"dltensor"):
             legacy = <mvs_dl_managed_tensor *>PyCapsule_GetPointer(capsule, b"dltensor")
             code, bits = legacy.dl_tensor.dtype.code, legacy.dl_tensor.dtype.bits
             st = mvs_dlpack_import_legacy(legacy, &view, &ndim, &itemsize, &buffer)
+            if st != MVS_OK:
+                tensor_ndim = legacy.dl_tensor.ndim
         else:
             found = False
         # On success the buffer owns the tensor: the capsule must not delete it. (The capsule
@@ -325,6 +423,10 @@ cdef BufferExport from_dlpack_capsule(capsule):
     if not found:
         raise ValueError("not a DLPack capsule, or one already consumed")
     if st != MVS_OK:
+        if tensor_ndim > 8:
+            # what the array API asks of a consumer that cannot take the tensor (NumPy takes
+            # up to 64 dimensions; views here have at most 8)
+            raise BufferError(f"the tensor has {tensor_ndim} dimensions; memviewslice's views have at most 8")
         if st in (MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION):
             raise BufferError(mvs_last_error().decode())
         mvs_pyx_check(st)
