@@ -16,7 +16,10 @@ class BufferExport:
         copy: "bool | None" = None,
     ) -> object:
         """The exported view as a DLPack capsule, sharing the memory (a versioned DLPack 1.1
-        tensor when max_version allows it, else a legacy one); copy=True exports a copy."""
+        tensor when max_version allows it, else a legacy one); copy=True exports a copy.
+        Refuses as numpy.ndarray.__dlpack__ does: a stream other than None (RuntimeError),
+        max_version or dl_device not a tuple (TypeError), a device other than (1, 0)
+        (BufferError), a string for copy (ValueError)."""
     def __dlpack_device__(self) -> "tuple[int, int]":
         """(1, 0): the CPU."""
 
@@ -36,6 +39,10 @@ class Pool:
     def counts(self) -> "tuple[int, int]":
         """(arrays, acquired): how many arrays the pool has, and how many are handed out."""
 
-def from_dlpack(x: object) -> BufferExport:
+def from_dlpack(x: object, /, *, device: "str | None" = None, copy: "bool | None" = None) -> BufferExport:
     """A BufferExport sharing the memory of ``x``, any object with ``__dlpack__`` of CPU memory
-    (a NumPy array), keeping its producer alive; read-only tensors give read-only exports."""
+    (a NumPy array), keeping its producer alive; read-only tensors give read-only exports.
+    The array API's keywords, as ``np.from_dlpack`` takes them: ``device`` None or ``"cpu"``
+    (ValueError naming any other); ``copy`` True for a writable copy in new memory, False never
+    to copy (BufferError when the producer cannot share), None to share when possible. More
+    than 8 dimensions, another device or a type with no buffer format: BufferError."""
