@@ -140,7 +140,6 @@ cdef class BufferExport:
         cdef mvs_dl_managed_tensor_versioned *versioned = NULL
         cdef mvs_dl_managed_tensor *legacy = NULL
         cdef mvs_status st
-        cdef int i
         cdef unsigned long long flags = 0
         if self.buffer == NULL:
             raise BufferError("this BufferExport exports nothing: it was not made by export()")
@@ -162,12 +161,7 @@ cdef class BufferExport:
                               "export the buffer itself (memviewslice.owners.export)")
         use_versioned = max_version is not None and max_version[0] >= 1
         code, bits = _dl_dtype(self.format, self.itemsize)
-        view.memview = NULL
-        view.data = self.data
-        for i in range(8):
-            view.shape[i] = self.shape[i] if i < self.ndim else 0
-            view.strides[i] = self.strides[i] if i < self.ndim else 0
-            view.suboffsets[i] = -1
+        view = _view_of(self)
         if copy:
             mvs_pyx_check(mvs_copy_contiguous(&view, self.ndim, self.itemsize, b'C', &buffer, &copied))
             view = copied
@@ -345,11 +339,9 @@ cdef bint _capsule_copied(capsule):
     return (t.flags & MVS_DLPACK_FLAG_IS_COPIED) != 0
 
 
-cdef BufferExport _copy_export(BufferExport e):
-    """An export of a C-contiguous copy of `e`'s view, in a new buffer (writable)."""
+cdef mvs_slice _view_of(BufferExport e):
+    """The view that `e` exports, as an mvs_slice (memview NULL, entries past ndim 0 and -1)."""
     cdef mvs_slice view
-    cdef mvs_slice copied
-    cdef mvs_buffer *buffer = NULL
     cdef int i
     view.memview = NULL
     view.data = e.data
@@ -357,6 +349,14 @@ cdef BufferExport _copy_export(BufferExport e):
         view.shape[i] = e.shape[i] if i < e.ndim else 0
         view.strides[i] = e.strides[i] if i < e.ndim else 0
         view.suboffsets[i] = -1
+    return view
+
+
+cdef BufferExport _copy_export(BufferExport e):
+    """An export of a C-contiguous copy of `e`'s view, in a new buffer (writable)."""
+    cdef mvs_slice view = _view_of(e)
+    cdef mvs_slice copied
+    cdef mvs_buffer *buffer = NULL
     mvs_pyx_check(mvs_copy_contiguous(&view, e.ndim, e.itemsize, b'C', &buffer, &copied))
     try:
         return _export(buffer, &copied, e.ndim, e.itemsize, e.format, False, False)
