@@ -333,6 +333,75 @@ def iteration_wrappers(code):
     return "\n".join(out)
 
 
+
+# The spellings of an order argument that the units_* wrappers call the helpers with: the
+# plain str literal 'C' or 'F' (Py_UCS4 parameters), and the deprecated int ones, ord('C') and
+# an int variable holding the character; then a Py_UCS4 variable (what a caller computes).
+SPELLINGS = ("str", "ord", "int", "ucs4")
+SPELLING_SETUP = ["    cdef int sp = SPELLINGS.index(spelling)", "    cdef bint is_c = order == 'C'",
+                  "    cdef int order_i = ord(order)", "    cdef Py_UCS4 order_u = order"]
+
+
+def order_spelled(call, indent="        "):
+    """The lines that set `r = call`, its `{order}` spelled as the wrapper's `spelling` says
+    (see SPELLING_SETUP)."""
+    branches = [("sp == 0 and is_c", "'C'"), ("sp == 0", "'F'"), ("sp == 1 and is_c", "ord('C')"),
+                ("sp == 1", "ord('F')"), ("sp == 2", "order_i"), (None, "order_u")]
+    out = []
+    for i, (cond, arg) in enumerate(branches):
+        out.append(f"{indent}{'else' if cond is None else ('if ' if i == 0 else 'elif ') + cond}:")
+        out.append(f"{indent}    r = {call.format(order=arg)}")
+    return out
+
+
+def units_wrappers(code, views):
+    """The helpers called with their parameters' names as keywords and the order spelled each
+    way of SPELLINGS, for test_ops.py's test_units: units_from_pointer_Nd(buf, offset_items,
+    shape, order, spelling) and units_from_pointer_strided_Nd(buf, offset_items, shape,
+    strides_bytes) over the memory of a 1-D array; units_from_buffer_Nd and
+    units_from_buffer_const_Nd(buf, offset_items, shape, order, spelling) over an mvs_buffer
+    wrapping it; with `views`, units_subview_1d_Md(a, offset_items, shape, order, spelling) and
+    units_reshape_2d_Md(a, shape, order, spelling). Each helper is called with nogil."""
+    ctype, mv = CTYPES[code], gen_pxd.memoryview
+    shape_setup = ["    cdef Py_ssize_t shape_c[8]", "    fill_sizes(shape, shape_c)"]
+    out = ['SPELLINGS = ("' + '", "'.join(SPELLINGS) + '")', "", ""]
+    for n in gen_pxd.NDIMS:
+        out += [f"def units_from_pointer_{n}d({ctype}[::1] buf, Py_ssize_t offset_items, shape, order, spelling):",
+                f"    cdef {mv(ctype, n)} r", f"    cdef {ctype} *data = &buf[0] + offset_items",
+                *SPELLING_SETUP, *shape_setup, "    with nogil:",
+                *order_spelled(f"{code}.from_pointer_{n}d(data=data, shape=shape_c, order={{order}})"),
+                "    return r", "", "",
+                f"def units_from_pointer_strided_{n}d({ctype}[::1] buf, Py_ssize_t offset_items, shape, strides_bytes):",
+                f"    cdef {mv(ctype, n)} r", f"    cdef {ctype} *data = &buf[0] + offset_items",
+                "    cdef Py_ssize_t strides_c[8]", *shape_setup, "    fill_sizes(strides_bytes, strides_c)",
+                "    with nogil:",
+                f"        r = {code}.from_pointer_strided_{n}d(data, shape=shape_c, strides_bytes=strides_c)",
+                "    return r", "", ""]
+        for const in ("", "const "):
+            name = f"from_buffer_{'const_' if const else ''}{n}d"
+            out += [f"def units_{name}(const {ctype}[::1] buf, Py_ssize_t offset_items, shape, order, spelling):",
+                    f"    cdef {const}{mv(ctype, n)} r", "    cdef mvs_buffer *b = NULL", *SPELLING_SETUP, *shape_setup,
+                    f"    mvs_pyx_check(mvs_buffer_wrap(<void *> &buf[0], buf.shape[0] * sizeof({ctype}), NULL, NULL, "
+                    "MVS_BUFFER_READONLY, &b))" if const else
+                    f"    mvs_pyx_check(mvs_buffer_wrap(<void *> &buf[0], buf.shape[0] * sizeof({ctype}), NULL, NULL, 0, &b))",
+                    "    try:", "        with nogil:",
+                    *order_spelled(f"{code}.{name}(b, offset_items=offset_items, shape=shape_c, order={{order}})",
+                                   indent="            "),
+                    "    finally:", "        mvs_buffer_release(b)", "    return r", "", ""]
+    if views:
+        for m in gen_pxd.NDIMS:
+            out += [f"def units_subview_1d_{m}d({ctype}[::1] a, Py_ssize_t offset_items, shape, order, spelling):",
+                    f"    cdef {mv(ctype, m)} r", *SPELLING_SETUP, *shape_setup, "    with nogil:",
+                    *order_spelled(f"{code}.subview_1d_{m}d(a, offset_items=offset_items, shape=shape_c, "
+                                   "order={order})"),
+                    "    return r", "", "",
+                    f"def units_reshape_2d_{m}d({mv(ctype, 2)} a, shape, order, spelling):",
+                    f"    cdef {mv(ctype, m)} r", *SPELLING_SETUP, *shape_setup, "    with nogil:",
+                    *order_spelled(f"{code}.reshape_2d_{m}d(a, shape=shape_c, order={{order}})"),
+                    "    return r", "", ""]
+    return "\n".join(out)
+
+
 def main():
     parser = argparse.ArgumentParser(description="Writes the wrapper module of one dtype for test_ops.py.")
     parser.add_argument("code")
@@ -344,7 +413,8 @@ def main():
     helpers = [] if args.no_views else gen_pxd.helpers() + gen_pxd.helpers(const=True)
     body = ("".join(wrapper(code, h) + "\n" for h in helpers) + raw_wrappers(code)
             + BUFFER_PROLOGUE + buffer_wrappers(code) + pool_wrappers(code) + movement_wrappers(code)
-            + view_as_wrappers(code) + ("" if args.no_views else iteration_wrappers(code)))
+            + view_as_wrappers(code) + ("" if args.no_views else iteration_wrappers(code))
+            + "\n\n" + units_wrappers(code, not args.no_views))
     stdint = f"from libc.stdint cimport {', '.join(c for c in CTYPES.values() if c.endswith('_t'))}\n"
     out.write_text(f"# Generated by tests/cython/gen_ops.py for memviewslice.{code}.\n{stdint}"
                    "from memviewslice cimport (\n    mvs_index_item, mvs_buffer, mvs_buffer_wrap, mvs_buffer_release, "

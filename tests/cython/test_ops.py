@@ -1131,6 +1131,108 @@ def test_iteration(view_code, request, record_property, capsys):
     assert not failures, f"{code}: {failures} mismatches (the first few of each kind):\n" + "\n".join(printed)
 
 
+
+def units(mod, code, rng, cases, views, fail):
+    """The helpers with parameters that carry units or an order, called by name (offset_items=,
+    strides_bytes=, shape=, order=) with the order spelled each way of gen_ops.SPELLINGS (the
+    str literals 'C' and 'F'; the deprecated ord('C') and int variable): from_pointer_Nd,
+    from_pointer_strided_Nd, from_buffer_Nd, from_buffer_const_Nd and, with `views`,
+    subview_1d_Md and reshape_2d_Md, against NumPy's array of the same memory (an offset in
+    items, strides in bytes): shape, strides, data address, shared memory and values; an order
+    other than 'C' or 'F' (given as a variable) raises ValueError. Returns the number of calls."""
+    dtype = np.dtype(DTYPES[code])
+    isz = dtype.itemsize
+    calls = 0
+
+    def check(what, call, exp, readonly=False):
+        nonlocal calls
+        calls += 1
+        try:
+            got = call()
+        except (IndexError, ValueError) as e:
+            if isinstance(exp, type):
+                return
+            fail("refused", f"{what}: raised {type(e).__name__}: {e}; NumPy: shape {exp.shape} strides {exp.strides}")
+            return
+        if isinstance(exp, type):
+            fail("no error", f"{what}: returned a view; NumPy raises {exp.__name__}")
+            return
+        problems = compare(got, exp, readonly=readonly)
+        if not problems and not np.array_equal(np.asarray(got), exp):
+            problems.append(f"values {np.asarray(got).tolist()} != NumPy {exp.tolist()}")
+        if problems:
+            fail("compare", f"{what}: " + "; ".join(problems))
+
+    for n in gen_pxd.NDIMS:
+        for k in range(cases):
+            spelling = gen_ops.SPELLINGS[k % len(gen_ops.SPELLINGS)]
+            order = rng.choice("CF")
+            shape = [rng.randint(1 if k % 4 else 0, 3) for _ in range(n)]
+            count = int(np.prod(shape))
+            offset = rng.randint(0, 4)
+            buf = np.arange(1, offset + count + rng.randint(1, 3) + 1).astype(dtype)
+            exp = np.ndarray(tuple(shape), dtype, buffer=buf, offset=offset * isz, order=order)
+            args = (buf, offset, shape, order, spelling)
+            what = f"(offset_items={offset}, shape={tuple(shape)}, order={order!r} spelled {spelling})"
+            check(f"{code}.from_pointer_{n}d{what}", lambda: getattr(mod, f"units_from_pointer_{n}d")(*args), exp)
+            check(f"{code}.from_buffer_{n}d{what}", lambda: getattr(mod, f"units_from_buffer_{n}d")(*args), exp)
+            check(f"{code}.from_buffer_const_{n}d{what}", lambda: getattr(mod, f"units_from_buffer_const_{n}d")(*args),
+                  exp, readonly=True)
+            if spelling != "str":  # an order other than 'C' or 'F', given by a variable
+                for name in (f"from_pointer_{n}d", f"from_buffer_{n}d"):
+                    bad = rng.choice(["X", "c", "f", "A"])
+                    calls += 1
+                    expect_value_error(fail, "order", f"{code}.{name}(order={bad!r} spelled {spelling})",
+                                       getattr(mod, f"units_{name}"), buf, offset, shape, bad, spelling)
+            # Strides in bytes, any sign: the first item far enough in for the negative ones.
+            strides = [rng.choice([-3, -1, 0, 1, 2]) * isz for _ in range(n)]
+            before = sum((s - 1) * -st for s, st in zip(shape, strides) if st < 0 and s) // isz
+            after = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0 and s) // isz
+            sbuf = np.arange(1, before + after + offset + 3).astype(dtype)
+            exp = as_strided(sbuf[before + offset:], tuple(shape), tuple(strides))
+            check(f"{code}.from_pointer_strided_{n}d(offset_items={before + offset}, shape={tuple(shape)}, "
+                  f"strides_bytes={tuple(strides)})",
+                  lambda: getattr(mod, f"units_from_pointer_strided_{n}d")(sbuf, before + offset, shape, strides), exp)
+    if not views:
+        return calls
+    for m in gen_pxd.NDIMS:
+        for k in range(cases):
+            spelling = gen_ops.SPELLINGS[k % len(gen_ops.SPELLINGS)]
+            order = rng.choice("CF")
+            shape = [rng.randint(1, 3) for _ in range(m)]
+            size = int(np.prod(shape))
+            offset = rng.randint(0, 3)
+            length = offset + size + (-1 if k % 5 == 4 else rng.randint(0, 2))  # one item short, now and then
+            a = np.arange(1, length + 1).astype(dtype)
+            exp = (a[offset:offset + size].reshape(shape, order=order) if offset + size <= a.size else ValueError)
+            check(f"{code}.subview_1d_{m}d(offset_items={offset}, shape={tuple(shape)}, order={order!r} spelled {spelling})"
+                  f" of {a.size} items", lambda: getattr(mod, f"units_subview_1d_{m}d")(a, offset, shape, order, spelling),
+                  exp)
+            # A 2-D source in either order, reshaped in either order: NumPy's view, or a copy
+            # that the helper refuses.
+            rows = shape[0]
+            src = np.arange(1, size + 1).astype(dtype).reshape((rows, size // rows), order=rng.choice("CF"))
+            src_order = "C" if src.flags.c_contiguous else "F"
+            exp = expect(lambda: np.reshape(src, shape, order=order, copy=False), m)
+            check(f"{code}.reshape_2d_{m}d(shape={tuple(shape)}, order={order!r} spelled {spelling}) of a {src_order}-order "
+                  f"{src.shape}", lambda: getattr(mod, f"units_reshape_2d_{m}d")(src, shape, order, spelling), exp)
+    return calls
+
+
+def test_units(code, request, record_property, capsys):
+    """The units and orders of the helpers' parameters (issue 36 item 5): units()."""
+    seed, cases = settings(request.config)
+    mod = importlib.import_module(f"ops_{code}")
+    views = code in codes(request.config, "--cy-view-codes")
+    fail = Failures()
+    calls = units(mod, code, random.Random(f"{seed}-{code}-units"), 2 * cases, views, fail)
+    failures = fail.summary()
+    record_property("summary", f"{calls} calls by keyword, {failures} mismatches")
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
+    assert calls
+    assert not failures, f"{code}: {failures} mismatches (the first few of each kind):\n" + "\n".join(printed)
+
+
 def main():
     return pytest.main([__file__, "-q", "-p", "no:cacheprovider", *sys.argv[1:]])
 
