@@ -66,6 +66,12 @@ PLACEHOLDER_NAMES = {"s": {"src"}, "n": {"ndim", "src_ndim"}, "m": {"out_ndim", 
                      "new_isz": {"new_itemsize"}, "o": {"out", "outs", "out_view"}}
 
 
+# The helpers' own spellings of a header parameter (tools/ops.py, `params`): the unit added to
+# its name, and an int order taken as a character.
+UNIT_SUFFIXES = ("_items", "_bytes")
+HELPER_TYPES = {("Py_UCS4", "int")}
+
+
 def table_problems(params):
     """What the table of operations says that the header does not, and the header's view
     derivations that the table lacks."""
@@ -87,9 +93,9 @@ def table_problems(params):
             placeholder = re.fullmatch(r"\{(\w+)\}", token)
             if placeholder and name not in PLACEHOLDER_NAMES[placeholder.group(1)]:
                 problems.append(f"{where}: {token} stands where {op['c']} takes {name}")
-            elif not placeholder and token != name:
+            elif not placeholder and token not in [name] + [name + u for u in UNIT_SUFFIXES]:
                 problems.append(f"{where}: argument {token} stands where {op['c']} takes {name}")
-            elif token in helper_types and helper_types[token] != ctype:
+            elif token in helper_types and helper_types[token] != ctype and (helper_types[token], ctype) not in HELPER_TYPES:
                 problems.append(f"{where}: parameter {token} is {helper_types[token]}, {op['c']} takes {ctype}")
     in_table = {op["c"] for op in ops}
     for name, ps in sorted(params.items()):

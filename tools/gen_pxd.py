@@ -47,6 +47,12 @@ NDIMS = range(1, 8)  # Cython's typed memoryviews have at most 7 dimensions.
 # types for complex items (float complex is __pyx_t_float_complex in C and in C++).
 ITEM_CTYPES = {"c64": "__pyx_t_float_complex", "c128": "__pyx_t_double_complex"}
 # The PEP 3118 format of each dtype, for the exports that owners of buffers are made from.
+# The parameters of the helpers of raw memory and buffers that carry a unit or an order, named
+# for it: offsets count items, strides count bytes; an order is the character 'C' or 'F', a
+# Py_UCS4, so that Cython takes the str literal 'C' (every supported Cython; it refuses a bytes
+# literal b'C' there) and, deprecated, an int (ord('C'), an int variable); the C macros see the
+# same integer. The table's helpers (tools/ops.py) name theirs the same way.
+OFFSET, STRIDES, ORDER = "Py_ssize_t offset_items", "const Py_ssize_t *strides_bytes", "Py_UCS4 order"
 FORMATS = {"i8": "b", "i16": "h", "i32": "i", "i64": "q", "u8": "B", "u16": "H", "u32": "I", "u64": "Q",
            "f32": "f", "f64": "d", "c64": "Zf", "c128": "Zd"}
 
@@ -195,12 +201,12 @@ def raw_memory(code, ctype, size):
     make = f"__pyx_f_12memviewslice_{len(code)}{code}__make_owner"
     pins = "".join(f'    int _pin{n} "__mvs_pyx_pin"(void *slot, {memoryview(ctype, n)} view)\n' for n in NDIMS)
     decls = "".join(
-        f"    # A C- (b'C') or F- (b'F') contiguous view of shape[:{n}] items at `data`, as `<T[...]> data`.\n"
+        f"    # A C- ('C') or F- ('F') contiguous view of shape[:{n}] items at `data`, as `<T[...]> data`.\n"
         f'    {memoryview(ctype, n)} from_pointer_{n}d "__mvs_pyx_{code}_from_pointer_{n}d"'
-        f"({ctype} *data, const Py_ssize_t *shape, int order)\n"
-        f"    # A view of shape[:{n}] items at `data` with the byte strides strides[:{n}] (any sign, 0 repeats).\n"
+        f"({ctype} *data, const Py_ssize_t *shape, {ORDER})\n"
+        f"    # A view of shape[:{n}] items at `data` with the strides strides_bytes[:{n}], in bytes (any sign, 0 repeats).\n"
         f'    {memoryview(ctype, n)} from_pointer_strided_{n}d "__mvs_pyx_{code}_from_pointer_strided_{n}d"'
-        f"({ctype} *data, const Py_ssize_t *shape, const Py_ssize_t *strides)\n" for n in NDIMS)
+        f"({ctype} *data, const Py_ssize_t *shape, {STRIDES})\n" for n in NDIMS)
     locals_ = "".join(f"    cdef {memoryview(ctype, n)} t{n}\n" for n in NDIMS)
     cases = "".join(f"    {'if' if n == 1 else 'elif'} ndim == {n}:\n"
                     f"        t{n} = <{ctype}[{', '.join([':1'] * n)}]> <{ctype} *> _dummy\n"
@@ -210,7 +216,7 @@ def raw_memory(code, ctype, size):
 # The caller keeps the memory alive, as with Cython's cast; the views are writable. They are
 # owned by one memoryview object of this module per number of dimensions (mvs_pyx_runtime.h says how):
 # the first view of each number of dimensions takes the GIL once, to make it. ValueError with
-# the library's message for NULL data, a negative extent, an order other than b'C' or b'F', or
+# the library's message for NULL data, a negative extent, an order other than 'C' or 'F', or
 # strides whose span overflows.
 cdef extern from *:
     """
@@ -246,11 +252,11 @@ def owned_memory(code, ctype, size):
     c_order = lambda n: f"{ctype}[{', '.join([':'] * (n - 1) + ['::1'])}]"
     f_order = lambda n: f"{ctype}[{', '.join(['::1'] + [':'] * (n - 1))}]"
     decls = "".join(
-        f"    # A C- (b'C') or F- (b'F') contiguous view of shape[:{n}] items starting `offset` items into the buffer.\n"
+        f"    # A C- ('C') or F- ('F') contiguous view of shape[:{n}] items starting `offset_items` items into the buffer.\n"
         f'    {memoryview(ctype, n)} from_buffer_{n}d "__mvs_pyx_{code}_from_buffer_{n}d"'
-        f"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)\n"
+        f"(mvs_buffer *buffer, {OFFSET}, const Py_ssize_t *shape, {ORDER})\n"
         f'    const {memoryview(ctype, n)} from_buffer_const_{n}d "__mvs_pyx_{code}_from_buffer_const_{n}d"'
-        f"(mvs_buffer *buffer, Py_ssize_t offset, const Py_ssize_t *shape, int order)\n"
+        f"(mvs_buffer *buffer, {OFFSET}, const Py_ssize_t *shape, {ORDER})\n"
         f"    # An array of a pool of {n}-d {ctype} arrays (memviewslice.owners.Pool), and giving it back.\n"
         f'    {c_order(n)} pool_acquire_{n}d "__mvs_pyx_{code}_pool_acquire_{n}d"(mvs_pool *pool)\n'
         + (f'    {f_order(n)} pool_acquire_f_{n}d "__mvs_pyx_{code}_pool_acquire_f_{n}d"(mvs_pool *pool)\n' if n > 1 else "")
@@ -274,7 +280,7 @@ def owned_memory(code, ctype, size):
 # of each kind of a buffer (of each slab, for a pool) takes the GIL once, to make it; the others
 # take none while the buffer has references. Const views derive through the helpers' const
 # forms (`slice_axis_const_2d`). ValueError with the library's message for a NULL buffer,
-# a negative offset or extent, an order other than b'C' or b'F', a shape that does not fit the
+# a negative offset or extent, an order other than 'C' or 'F', a shape that does not fit the
 # buffer, a writable view of a read-only buffer; for a pool of other arrays, an array given
 # back twice or not from the pool.
 
@@ -312,8 +318,8 @@ def raw_memory_macros(code, size):
         f"#define __mvs_pyx_{code}_from_pointer_{n}d(data, shape, order) "
         f"__MVS_PYX_FROM_POINTER({size}, {n}, (data), (shape), (order), &__mvs_pyx_owners_{code}[{n}], "
         f"__mvs_pyx_owner_{code}({n}))\n"
-        f"#define __mvs_pyx_{code}_from_pointer_strided_{n}d(data, shape, strides) "
-        f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), {size}, {n}, shape, strides, "
+        f"#define __mvs_pyx_{code}_from_pointer_strided_{n}d(data, shape, strides_bytes) "
+        f"__MVS_PYX_VIEW(__mvs_pyx_owned(mvs_view_strided((void *)(data), {size}, {n}, (shape), (strides_bytes), "
         f"(mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, {n}, (data), __mvs_pyx_owner_{code}({n})), -1)\n" for n in NDIMS)
 
 
@@ -322,8 +328,8 @@ def owned_memory_macros(code, size):
     copy_c_Nd and copy_f_Nd for one dtype (mvs_pyx.h)."""
     key = f"&__mvs_pyx_keys_{code}"
     macros = "".join(
-        f"#define __mvs_pyx_{code}_from_buffer{'_const' if c else ''}_{n}d(buffer, offset, shape, order) "
-        f"__MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset), {size}, {n}, (shape), (order), "
+        f"#define __mvs_pyx_{code}_from_buffer{'_const' if c else ''}_{n}d(buffer, offset_items, shape, order) "
+        f"__MVS_PYX_VIEW(__mvs_pyx_buffer_owned(mvs_buffer_view_at((buffer), (offset_items), {size}, {n}, (shape), (order), "
         f"{1 - c}, (mvs_slice *)&__mvs_r), (mvs_slice *)&__mvs_r, (buffer), {key}[{c}][{n}], {n}, {c}, "
         f"__mvs_pyx_make_buffer_owner_{code}), -1)\n" for n in NDIMS for c in (0, 1))
     macros += "".join(
@@ -523,9 +529,18 @@ def dtype_file(code, ctype, size):
 # `op_Nd` for a source of N dimensions when the result's are implied, `op_Nd_Md` for a result
 # of M; `op_const_Nd` and `op_const_Nd_Md` take and return read-only views (const {ctype}[...]),
 # of read-only NumPy arrays or of from_buffer_const_Nd, say: the same macro, at the same speed.
-# Every parameter is required (MVS_NONE for an omitted slice bound). Each helper is a C macro
-# of mvs_pyx.h, declared here as an extern function. See __init__.pxd for how the glue works
-# and how to add a combination missing here, memviewslice.h for every operation's exact rules.
+# Every parameter is required (MVS_NONE for an omitted slice bound), and may be given by name.
+# Each helper is a C macro of mvs_pyx.h, declared here as an extern function. See __init__.pxd
+# for how the glue works and how to add a combination missing here, memviewslice.h for every
+# operation's exact rules.
+#
+# Units: offsets into memory are in items (`offset_items`), strides in bytes (`strides_bytes`);
+# slice bounds, indices, windows and steps count items along an axis, and diagonal_Nd's
+# `offset` is NumPy's (which diagonal). An order is the character 'C' or 'F', given as the str
+# literal (a Py_UCS4 parameter): `{code}.subview_1d_2d(buf, offset_items=6, shape=s, order='C')`.
+# Deprecated: the order as an int (`ord('C')`, or an int variable holding it) still works in
+# this release and will be removed in the next; the bytes literal `b'C'` of earlier releases
+# no longer compiles (Cython refuses a bytes literal for a Py_UCS4 parameter): write 'C'.
 
 {stdint}from memviewslice cimport mvs_slice, mvs_index_item, mvs_buffer, mvs_pool, mvs_detach_fn, mvs_operands
 from memviewslice.owners cimport owner_export as _owner_export

@@ -23,11 +23,15 @@ Each entry is a dict with these fields:
 - `args`: its arguments, a format string over `{s}` (the source), `{n}` (its number of
   dimensions), `{m}` (the result's), `{isz}` (the item size: the helper is then one macro per
   dtype) and `{o}` (the output; with `check_ndim`, the output and the result's ndim), and the
-  helper's parameters by name; each other argument is named as the header names it
-  (`make check-decls` compares them). The macros of "fill" and "copy_contiguous" are the
+  helper's parameters by name; each other argument is named as the header names it, or with a
+  unit added (see `params`; `make check-decls` compares them). The macros of "fill" and "copy_contiguous" are the
   runtime's (mvs_pyx_runtime.h): their `args` are checked, not used.
 - `params`: the helper's C parameters after the source view, as C declarations (those of
-  copy_Nd, fill_Nd and copy_c_Nd are the generator's: a destination view, a value).
+  copy_Nd, fill_Nd and copy_c_Nd are the generator's: a destination view, a value). Named as
+  the header names them, or with the unit added where the name alone does not say it
+  (`offset_items` for an offset in items, `strides_bytes` for strides in bytes); an order is
+  `Py_UCS4 order` where the header takes `int order` (Cython then takes the literal 'C'; the
+  C side sees the same integer). `make check-decls` accepts exactly these differences.
 - `dims`: the numbers of dimensions of source (N) and result (M), N and M from 1 to 7 (Cython's
   limit): "same" (M = N), "drop" (M = N - 1), "add" (M = N + 1), or, for helpers named
   `_Nd_Md`, "any", "up" (M >= N) or "down" (M <= N).
@@ -81,13 +85,13 @@ OPS = [
               "__mvs_ok = __mvs_ok && __mvs_fnd == {m}; }}",
          icount=["index", "c_index"]),
     dict(name="reshape", c="mvs_reshape", args="{s}, {n}, {isz}, {m}, shape, order, {o}",
-         params=["const Py_ssize_t *shape", "int order"], dims="any",
+         params=["const Py_ssize_t *shape", "Py_UCS4 order"], dims="any",
          doc="a.reshape(shape[:{m}], order) with no copy (one -1 allowed); ValueError when NumPy would copy.",
          icount=["reshape", "c_reshape", "reshape_noncontig"]),
-    dict(name="subview", c="mvs_subview", args="{s}, {n}, {isz}, offset, {m}, shape, order, {o}",
-         params=["Py_ssize_t offset", "const Py_ssize_t *shape", "int order"], dims="any",
-         doc="A contiguous view of shape[:{m}] starting `offset` items into the contiguous a.",
-         fast="MVS_INLINE_SUBVIEW(__mvs_f, (a), {n}, {isz}, (offset), {m}, (shape), (order), __mvs_ok)",
+    dict(name="subview", c="mvs_subview", args="{s}, {n}, {isz}, offset_items, {m}, shape, order, {o}",
+         params=["Py_ssize_t offset_items", "const Py_ssize_t *shape", "Py_UCS4 order"], dims="any",
+         doc="A contiguous view of shape[:{m}] starting `offset_items` items into the contiguous a.",
+         fast="MVS_INLINE_SUBVIEW(__mvs_f, (a), {n}, {isz}, (offset_items), {m}, (shape), (order), __mvs_ok)",
          icount=["subview", "c_subview", "subview_flat"]),
     dict(name="broadcast_to", c="mvs_broadcast_to", args="{s}, {n}, {m}, shape, {o}",
          params=["const Py_ssize_t *shape"], dims="up", doc="np.broadcast_to(a, shape[:{m}])",

@@ -46,6 +46,13 @@
 #   such a view an owner; for buffers from_buffer_Nd (or memviewslice.owners.export, for
 #   Python), for pools a memviewslice.owners.Pool and pool_acquire_Nd, for contiguous copies
 #   copy_c_Nd and copy_f_Nd.
+# - Units and orders: the helpers' parameters say their units (`offset_items` in items,
+#   `strides_bytes` in bytes) and take an order as the character 'C', 'F' (or 'K', for an
+#   iteration), a Py_UCS4: write the str literal, `f64.from_pointer_2d(p, shape, 'C')`. The
+#   order as an int (`ord('C')`, an int variable) is deprecated: it works in this release and
+#   will be removed in the next; the bytes literal `b'C'` no longer compiles there. The library's
+#   own functions (mvs_*, below) mirror the C header: an `int order` (`b'C'`), offsets
+#   and strides as the header documents them.
 # - Errors: the helpers, and `mvs_pyx_check(status)` after a direct call, raise IndexError
 #   (MVS_ERR_INDEX) or ValueError (anything else) with `mvs_last_error()`'s message, taking
 #   the GIL on that path only.
@@ -55,7 +62,7 @@
 # its declaration) with the types you need.
 #
 #     cdef extern from "mvs_pyx.h" nogil:
-#         double[:, ::1] rows_c "__mvs_pyx_f64_subview_1d_2d"(double[::1] a, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+#         double[:, ::1] rows_c "__mvs_pyx_f64_subview_1d_2d"(double[::1] a, Py_ssize_t offset_items, const Py_ssize_t *shape, Py_UCS4 order)
 #
 # (examples/cython/flat_buffer.pyx uses this one.) The result type is a promise to Cython,
 # which does not check it: declare `::1` only where the library guarantees contiguity. For an
@@ -292,9 +299,9 @@ cdef extern from "mvs_pyx.h" nogil:
     # Stores operand k: a view of ndim dimensions and itemsize-byte items (mvs_pyx_src(view),
     # or a library view of raw memory) and its flags.
     int mvs_pyx_operand "__mvs_pyx_operand"(mvs_operands *ops, int k, const mvs_slice *view, int ndim, Py_ssize_t itemsize, uint32_t flags) except -1
-    # mvs_iter_init over operands 0..nop-1 in order b'K', b'C' or b'F'; raises the library's
+    # mvs_iter_init over operands 0..nop-1 in order 'K', 'C' or 'F'; raises the library's
     # error (ValueError: shapes that do not broadcast, overlap, ...) with no GIL taken otherwise.
-    int mvs_pyx_iter_init "__mvs_pyx_iter_init"(mvs_iter *it, const mvs_operands *ops, int nop, int order) except -1
+    int mvs_pyx_iter_init "__mvs_pyx_iter_init"(mvs_iter *it, const mvs_operands *ops, int nop, Py_UCS4 order) except -1
     # mvs_apply over operands 0..nop-1: `loop` once per run, with NumPy's ufunc inner-loop
     # arguments; raises as mvs_pyx_iter_init.
-    int mvs_pyx_apply "__mvs_pyx_apply"(const mvs_operands *ops, int nop, int order, mvs_loop_fn loop, void *data) except -1
+    int mvs_pyx_apply "__mvs_pyx_apply"(const mvs_operands *ops, int nop, Py_UCS4 order, mvs_loop_fn loop, void *data) except -1

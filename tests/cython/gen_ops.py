@@ -63,14 +63,13 @@ def wrapper(code, h):
             params.append(name)
             decls.append(f"    cdef {elem} {name}_c[{ARRAY_LEN[elem]}]")
             fill.append(f"    {FILL[elem]}({name}, {name}_c)")
-            call_args.append(f"{name}_c")
+            call_args.append(f"{name}={name}_c")
         elif name == "order":  # a character, given as 'C' or 'F'
-            params.append("order='C'")
-            decls.append("    cdef int order_c = ord(order)")
-            call_args.append("order_c")
+            params.append("Py_UCS4 order='C'")
+            call_args.append("order=order")
         else:
             params.append(f"{ctype} {name}")
-            call_args.append(name)
+            call_args.append(f"{name}={name}")
     ctype = CTYPES[code]
     const = "const " if h.const else ""
     args = ", ".join([f"{const}{gen_pxd.memoryview(ctype, h.src)} a"] + params)
@@ -80,13 +79,14 @@ def wrapper(code, h):
 
 def raw_wrappers(code):
     """from_pointer_Nd(buf, offset, shape, order) and from_pointer_strided_Nd(buf, offset, shape,
-    strides) over the memory of a 1-D array, `offset` items in (NULL data for offset -1)."""
+    strides) over the memory of a 1-D array, `offset` items in (NULL data for offset -1); the
+    helper's parameters given by name."""
     ctype = CTYPES[code]
     out = []
     for n in gen_pxd.NDIMS:
-        for name, last, decl, arg in [(f"from_pointer_{n}d", "order", "    cdef int order_c = ord(order)", "order_c"),
+        for name, last, decl, arg in [(f"from_pointer_{n}d", "Py_UCS4 order", "", "order=order"),
                                       (f"from_pointer_strided_{n}d", "strides", "    cdef Py_ssize_t strides_c[8]\n"
-                                       "    fill_sizes(strides, strides_c)", "strides_c")]:
+                                       "    fill_sizes(strides, strides_c)", "strides_bytes=strides_c")]:
             out += [f"def {name}({ctype}[::1] buf, Py_ssize_t offset, shape, {last}):",
                     f"    cdef {gen_pxd.memoryview(ctype, n)} r",
                     f"    cdef {ctype} *data = NULL if offset < 0 else &buf[0] + offset",
@@ -94,7 +94,7 @@ def raw_wrappers(code):
                     "    fill_sizes(shape, shape_c)",
                     decl,
                     "    with nogil:",
-                    f"        r = {code}.{name}(data, shape_c, {arg})",
+                    f"        r = {code}.{name}(data=data, shape=shape_c, {arg})",
                     "    return r", "", ""]
     return "\n".join(out)
 
@@ -138,14 +138,13 @@ def buffer_wrappers(code):
     for n in gen_pxd.NDIMS:
         for const in ("", "const "):
             name = f"from_buffer_{'const_' if const else ''}{n}d"
-            out += [f"def {name}(const {ctype}[::1] buf, Py_ssize_t offset, shape, order='C', bint readonly=False, "
+            out += [f"def {name}(const {ctype}[::1] buf, Py_ssize_t offset, shape, Py_UCS4 order='C', bint readonly=False, "
                     "bint null=False, bint track=False, Py_ssize_t nbytes=-1):",
                     f"    cdef {const}{gen_pxd.memoryview(ctype, n)} r",
                     "    cdef mvs_buffer *b = NULL",
                     "    cdef void *data = NULL",
                     "    cdef mvs_dealloc_fn dealloc = NULL",
                     "    cdef Py_ssize_t shape_c[8]",
-                    "    cdef int order_c = ord(order)",
                     "    fill_sizes(shape, shape_c)",
                     "    if track:",
                     "        dealloc = ops_count_dealloc",
@@ -157,7 +156,7 @@ def buffer_wrappers(code):
                     "MVS_BUFFER_READONLY if readonly else 0, &b))",
                     "    with nogil:",
                     "        try:",
-                    f"            r = {code}.{name}(b, offset, shape_c, order_c)",
+                    f"            r = {code}.{name}(b, offset_items=offset, shape=shape_c, order=order)",
                     "        finally:",
                     "            mvs_buffer_release(b)",
                     "    return r", "", ""]
@@ -273,7 +272,7 @@ cdef void _sum_runs(mvs_iter *it, _Sum *s) noexcept nogil:
         _sum_loop(ptrs, &count, strides, s)
 
 
-def run(int nop, order="K", int how=0, bint accumulate=False, splits=()):
+def run(int nop, Py_UCS4 order="K", int how=0, bint accumulate=False, splits=()):
     """Operand nop - 1 = (itself +) the sum of operands 0 .. nop - 2, over the operands set by
     operand_*: by mvs_pyx_apply (how 0), by mvs_pyx_iter_init and mvs_iter_next (1), or by copies
     of the iterator restricted to the ranges between `splits` (2). Returns the iteration's
@@ -281,14 +280,13 @@ def run(int nop, order="K", int how=0, bint accumulate=False, splits=()):
     cdef _Sum s
     cdef mvs_iter it, part
     cdef Py_ssize_t size, start = 0, end
-    cdef int order_c = ord(order)
     s.nop, s.accumulate = nop, accumulate
     if how == 0:
         with nogil:
-            mvs_pyx_apply(&_ops, nop, order_c, _sum_loop, &s)
+            mvs_pyx_apply(&_ops, nop, order, _sum_loop, &s)
         return None
     with nogil:
-        mvs_pyx_iter_init(&it, &_ops, nop, order_c)
+        mvs_pyx_iter_init(&it, &_ops, nop, order)
         mvs_pyx_check(mvs_iter_size(&it, &size))
     if how == 1:
         _sum_runs(&it, &s)
