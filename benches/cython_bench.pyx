@@ -61,7 +61,7 @@ def run_bridge_subview_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = f64.subview_1d_2d(buf, FLAT_A_START, SHAPE_A, b'C')
+            r = f64.subview_1d_2d(buf, FLAT_A_START, SHAPE_A, 'C')
             acc += r[0, 0]
     return acc, r
 
@@ -74,7 +74,7 @@ def run_bridge_slice_reshape_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = f64.reshape_1d_2d(f64.slice_axis_1d(buf, 0, FLAT_A_START, FLAT_A_STOP, 1), SHAPE_A, b'C')
+            r = f64.reshape_1d_2d(f64.slice_axis_1d(buf, 0, FLAT_A_START, FLAT_A_STOP, 1), SHAPE_A, 'C')
             acc += r[0, 0]
     return acc, r
 
@@ -191,7 +191,7 @@ def run_from_pointer_A(double[:, :] a, double[::1] buf, Py_ssize_t n):
     cdef Py_ssize_t i
     with nogil:
         for i in range(n):
-            r = f64.from_pointer_2d(opaque(p), SHAPE_A, b'C')
+            r = f64.from_pointer_2d(opaque(p), SHAPE_A, 'C')
             acc += r[0, 0]
     return acc, r
 

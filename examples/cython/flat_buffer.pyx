@@ -7,7 +7,7 @@ from memviewslice cimport f64
 # mvs_pyx.h (here subview_1d_2d's) a C-contiguous result type, which mvs_subview guarantees in
 # C order, so that Cython indexes the result as such.
 cdef extern from "mvs_pyx.h" nogil:
-    double[:, ::1] rows_c "__mvs_pyx_f64_subview_1d_2d"(double[::1] a, Py_ssize_t offset, const Py_ssize_t *shape, int order)
+    double[:, ::1] rows_c "__mvs_pyx_f64_subview_1d_2d"(double[::1] a, Py_ssize_t offset_items, const Py_ssize_t *shape, Py_UCS4 order)
 
 
 def views_of(double[::1] buf):
@@ -21,8 +21,8 @@ def views_of(double[::1] buf):
     shape2[:] = [2, 3]
     shape3[:] = [2, 2, 2]
     with nogil:
-        a = rows_c(buf, 0, shape2, b'C')
-        b = f64.subview_1d_3d(buf, 6, shape3, b'C')
+        a = rows_c(buf, 0, shape2, 'C')
+        b = f64.subview_1d_3d(buf, 6, shape3, 'C')
         for i in range(2):
             for j in range(3):
                 a[i, j] = 100 + 3 * i + j

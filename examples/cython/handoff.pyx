@@ -76,7 +76,7 @@ def c_matrix_views(Py_ssize_t rows, Py_ssize_t cols):
         raise
     try:
         with nogil:
-            m = f64.from_buffer_2d(buffer, 0, shape, b'C')  # the first view of the buffer takes
+            m = f64.from_buffer_2d(buffer, 0, shape, 'C')   # the first view of the buffer takes
             last = f64.index_axis_2d(m, 0, rows - 1)        # the GIL once; the rest, none
     finally:
         mvs_buffer_release(buffer)  # the views keep the memory

@@ -19,6 +19,6 @@ def table():
     cdef double[:] col
     shape[0], shape[1] = 3, 4
     with nogil:
-        m = f64.from_pointer_2d(c_library_table(), shape, b'C')   # a C library's (3, 4) table
+        m = f64.from_pointer_2d(c_library_table(), shape, 'C')    # a C library's (3, 4) table
         col = f64.index_axis_2d(m, 1, 2)                          # any helper derives from it
     return m, col

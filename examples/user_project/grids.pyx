@@ -22,8 +22,8 @@ def views_of(double[::1] buf):
     shape2[:] = [2, 3]
     shape3[:] = [2, 2, 2]
     with nogil:
-        a = f64.subview_1d_2d(buf, 0, shape2, b'C')
-        b = f64.subview_1d_3d(buf, 6, shape3, b'C')
+        a = f64.subview_1d_2d(buf, 0, shape2, 'C')
+        b = f64.subview_1d_3d(buf, 6, shape3, 'C')
         for i in range(2):
             for j in range(3):
                 a[i, j] = 100 + 3 * i + j

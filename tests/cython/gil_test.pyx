@@ -151,7 +151,7 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         shape[1] = -1
         shape[2] = 2
         for i in range(n):
-            r_reshape = f64.reshape_2d_3d(a2, shape, b'C')
+            r_reshape = f64.reshape_2d_3d(a2, shape, 'C')
         memcpy(last, mvs.mvs_pyx_src(r_reshape), sizeof(mvs_slice))
         first[0] = r_reshape[0, 0, 0]
         last_ndim[0] = 3
@@ -159,7 +159,7 @@ cdef int run_kind(int kind, double[::1] a1, double[:, ::1] a2, double[:, :, ::1]
         shape[0] = 4
         shape[1] = 5
         for i in range(n):
-            r_subview = f64.subview_1d_2d(a1, 4, shape, b'C')
+            r_subview = f64.subview_1d_2d(a1, 4, shape, 'C')
         memcpy(last, mvs.mvs_pyx_src(r_subview), sizeof(mvs_slice))
         first[0] = r_subview[0, 0]
         last_ndim[0] = 2
@@ -321,7 +321,7 @@ cdef int const_round(const double[:, ::1] a2, const double[:, :, ::1] a3, double
     items[2] = index_item(MVS_ITEM_SLICE, 1, 4, 1)
     cdef const double[:, :] x = f64.index_const_3d_2d(a3, items, 3)
     shape[0], shape[1], shape[2] = 3, -1, 2
-    cdef const double[:, :, :] r = f64.reshape_const_2d_3d(a2, shape, b'C')
+    cdef const double[:, :, :] r = f64.reshape_const_2d_3d(a2, shape, 'C')
     cdef const double[:, :] f = f64.flip_const_2d(a2)
     total[0] += s[1, 2] + i[1, 3] + t[4, 1] + x[1, 2] + r[2, 4, 1] + f[0, 0]
     return 0
@@ -346,7 +346,7 @@ def const_derivations(Py_ssize_t n, const double[:, ::1] a2, const double[:, :, 
 
 cdef int raw_views(double *data, Py_ssize_t *shape, Py_ssize_t *strides, double *total) noexcept nogil:
     """One view of raw memory of each kind, each derived from and dropped at return."""
-    cdef double[:, :] v = f64.from_pointer_2d(data, shape, b'C')
+    cdef double[:, :] v = f64.from_pointer_2d(data, shape, 'C')
     cdef double[:, :] w = f64.from_pointer_strided_2d(data, shape, strides)
     cdef double[:, :] d = f64.slice_axis_2d(f64.transpose_2d(v), 0, 1, MVS_NONE, 1)
     total[0] += d[0, 0] + w[1, 0]
@@ -368,7 +368,7 @@ def raw_memory(Py_ssize_t n, double[:, ::1] a2):
     strides[0], strides[1] = sizeof(double), 2 * sizeof(double)
     g0 = gil_test_ensures()
     with nogil:
-        first = f64.from_pointer_2d(&a2[0, 0], shape, b'C')
+        first = f64.from_pointer_2d(&a2[0, 0], shape, 'C')
     g1 = gil_test_ensures()
     acq0 = gil_test_acq(first)
     with nogil:
@@ -401,8 +401,8 @@ cdef mvs_buffer *counted_buffer(double[:, ::1] a) except NULL:
 cdef int buffer_views(mvs_buffer *b, const Py_ssize_t *shape, const Py_ssize_t *shape_f, double *total) except -1 nogil:
     """One round over the (5, 6) buffer b: two views of it (all of it, C order; 6 items from item
     6 as (2, 3), F order), two derivations of the first, each dropped at return."""
-    cdef double[:, :] v = f64.from_buffer_2d(b, 0, shape, b'C')
-    cdef double[:, :] w = f64.from_buffer_2d(b, 6, shape_f, b'F')
+    cdef double[:, :] v = f64.from_buffer_2d(b, 0, shape, 'C')
+    cdef double[:, :] w = f64.from_buffer_2d(b, 6, shape_f, 'F')
     cdef double[:] d = f64.slice_axis_1d(f64.index_axis_2d(v, 0, 2), 0, 1, MVS_NONE, 2)
     total[0] += d[1] + w[1, 2]
     return 0
@@ -433,7 +433,7 @@ def buffer_memory(Py_ssize_t n, double[:, ::1] a2, bint release_first):
     f0 = gil_test_freed()
     g0 = gil_test_ensures()
     with nogil:
-        first = f64.from_buffer_2d(b, 0, shape, b'C')
+        first = f64.from_buffer_2d(b, 0, shape, 'C')
     g1 = gil_test_ensures()
     acq0 = gil_test_acq(first)
     ref0 = gil_test_memview_refcnt(first)
@@ -707,7 +707,7 @@ cdef double raw_row_sum(double *data, Py_ssize_t cols, Py_ssize_t i) noexcept no
     cdef Py_ssize_t j
     cdef double s = 0
     shape[0], shape[1], shape[2] = 1, 1, cols
-    cdef double[:, :, :] v = f64.from_pointer_3d(data + i * cols, shape, b'C')
+    cdef double[:, :, :] v = f64.from_pointer_3d(data + i * cols, shape, 'C')
     for j in range(1, cols, 2):
         s += v[0, 0, j]
     return s
@@ -738,7 +738,7 @@ def prange_raw(double[:, ::1] a, int nthreads, Py_ssize_t rounds):
             again += raw_row_sum(data, cols, i % rows)
     g2 = gil_test_ensures()
     shape[0], shape[1], shape[2] = 1, 1, cols
-    probe = f64.from_pointer_3d(data, shape, b'C')
+    probe = f64.from_pointer_3d(data, shape, 'C')
     return total, g1 - g0, gil_test_acq(probe) - 1, again, g2 - g1
 
 
@@ -749,7 +749,7 @@ cdef double buffer_row_sum(mvs_buffer *b, Py_ssize_t cols, Py_ssize_t i) noexcep
     cdef Py_ssize_t j
     cdef double s = 0
     shape[0], shape[1] = 1, cols
-    cdef double[:, :] v = f64.from_buffer_2d(b, i * cols, shape, b'C')
+    cdef double[:, :] v = f64.from_buffer_2d(b, i * cols, shape, 'C')
     cdef double[:] part = f64.slice_axis_1d(f64.index_axis_2d(v, 0, 0), 0, 1, MVS_NONE, 2)
     for j in range(part.shape[0]):
         s += part[j]
@@ -784,7 +784,7 @@ def prange_buffer(double[:, ::1] a, int nthreads, Py_ssize_t rounds):
             again += buffer_row_sum(b, cols, i % rows)
     g2 = gil_test_ensures()
     shape[0], shape[1] = rows, cols
-    probe = f64.from_buffer_2d(b, 0, shape, b'C')
+    probe = f64.from_buffer_2d(b, 0, shape, 'C')
     owner_acq = gil_test_acq(probe) - 1
     probe = None
     f1 = gil_test_freed()
@@ -861,7 +861,7 @@ def iterator_inits(Py_ssize_t n, double[:, :] a, double[::1] b, double[:, ::1] c
             f64.operand_2d(&ops, 0, a, mvs.MVS_ITER_READ)
             f64.operand_const_1d(&ops, 1, b)
             f64.operand_2d(&ops, 2, c, mvs.MVS_ITER_WRITE)
-            mvs.mvs_pyx_iter_init(&it, &ops, 3, b'K')
+            mvs.mvs_pyx_iter_init(&it, &ops, 3, 'K')
         mvs.mvs_pyx_check(mvs.mvs_iter_size(&it, &size))
     g1 = gil_test_ensures()
     return g1 - g0, acq0, (gil_test_acq(a), gil_test_acq(b), gil_test_acq(c)), size
@@ -902,7 +902,7 @@ def prange_ranges(double[:, :] a, double[:] b, double[:, :] c, int nthreads, int
         f64.operand_2d(&ops, 0, a, mvs.MVS_ITER_READ)
         f64.operand_1d(&ops, 1, b, mvs.MVS_ITER_READ)
         f64.operand_2d(&ops, 2, c, mvs.MVS_ITER_READWRITE)
-        mvs.mvs_pyx_iter_init(&it, &ops, 3, b'K')
+        mvs.mvs_pyx_iter_init(&it, &ops, 3, 'K')
         mvs.mvs_pyx_check(mvs.mvs_iter_size(&it, &size))
         # Range k is [size * k^2 / parts^2, size * (k + 1)^2 / parts^2): uneven lengths.
         for k in prange(parts, num_threads=nthreads, schedule='static', chunksize=1):
@@ -936,7 +936,7 @@ cdef int fail_once(int which, double[:, ::1] a2, double[:, :, ::1] a3) except -1
     elif which == 1:
         t = f64.transpose_2d(a2)
         shape[0] = -1
-        r1 = f64.reshape_2d_1d(t, shape, b'C')
+        r1 = f64.reshape_2d_1d(t, shape, 'C')
     elif which == 2:
         r2 = f64.slice_axis_2d(a2, 5, 0, 1, 1)
     elif which == 3:

@@ -218,7 +218,9 @@ cdef class Holder:
 
     def view(self, Py_ssize_t offset, Py_ssize_t rows, Py_ssize_t cols, order='C'):
         """f64.from_buffer_2d of the buffer (in nogil): a writable (rows, cols) view, C or F
-        order, from item `offset`."""
+        order, from item `offset`. (The order as an int: the deprecated spelling, which works
+        for one more release; const_view gives it as a Py_UCS4, test_ops.py's test_units the
+        literals.)"""
         cdef Py_ssize_t shape[2]
         cdef int o = ord(order)
         cdef double[:, :] v
@@ -230,7 +232,7 @@ cdef class Holder:
     def const_view(self, Py_ssize_t offset, Py_ssize_t rows, Py_ssize_t cols, order='C'):
         """f64.from_buffer_const_2d of the buffer (in nogil), as view()."""
         cdef Py_ssize_t shape[2]
-        cdef int o = ord(order)
+        cdef Py_UCS4 o = order
         cdef const double[:, :] v
         shape[0], shape[1] = rows, cols
         with nogil:
@@ -269,10 +271,10 @@ def buffer_handoff(Py_ssize_t rows, Py_ssize_t cols, int first=0, bint readonly=
             holder.buffer = buffer
         if readonly:
             with nogil:
-                cv = f64.from_buffer_const_2d(buffer, 0, shape, b'C')
+                cv = f64.from_buffer_const_2d(buffer, 0, shape, 'C')
             return cv, holder
         with nogil:
-            v = f64.from_buffer_2d(buffer, 0, shape, b'C')
+            v = f64.from_buffer_2d(buffer, 0, shape, 'C')
         return v, holder
     finally:
         mvs_buffer_release(buffer)

@@ -87,8 +87,8 @@ cdef class Shared:
         cdef Py_ssize_t bad = 0
         shape[0], shape[1] = self.rows, self.cols
         with nogil:
-            v = f64.from_buffer_2d(self.buffer, 0, shape, b'C')
-            c = f64.from_buffer_const_2d(self.buffer, 0, shape, b'C')
+            v = f64.from_buffer_2d(self.buffer, 0, shape, 'C')
+            c = f64.from_buffer_const_2d(self.buffer, 0, shape, 'C')
             t = f64.transpose_2d(v)
             bad = check_pattern(v, self.first, self.cols) + check_pattern(c, self.first, self.cols)
             bad += check_pattern(f64.transpose_2d(t), self.first, self.cols)
@@ -125,10 +125,10 @@ def raw_views(Py_ssize_t rounds):
     try:
         with nogil:
             for r in range(rounds):
-                d = f64.from_pointer_2d(dm, shape, b'C')
-                n = i32.transpose_2d(i32.from_pointer_2d(nm, shape, b'C'))
-                b = u8.from_pointer_2d(bm, shape, b'F')
-                z = c128.from_pointer_2d(zm, shape, b'C')
+                d = f64.from_pointer_2d(dm, shape, 'C')
+                n = i32.transpose_2d(i32.from_pointer_2d(nm, shape, 'C'))
+                b = u8.from_pointer_2d(bm, shape, 'F')
+                z = c128.from_pointer_2d(zm, shape, 'C')
                 for i in range(3):
                     for j in range(4):
                         bad += (d[i, j] != i * 4 + j) + (n[j, i] != i * 4 + j) + (b[i, j] != i + 3 * j)
@@ -151,8 +151,8 @@ def own_buffers(Py_ssize_t rounds):
     for r in range(rounds):
         buffer = new_buffer(20, r)
         with nogil:
-            v = f64.from_buffer_2d(buffer, 0, shape, b'C')
-            c = f64.slice_axis_const_2d(f64.from_buffer_const_2d(buffer, 0, shape, b'C'), 1, 1, 5, 2)
+            v = f64.from_buffer_2d(buffer, 0, shape, 'C')
+            c = f64.slice_axis_const_2d(f64.from_buffer_const_2d(buffer, 0, shape, 'C'), 1, 1, 5, 2)
             mvs_buffer_release(buffer)
             bad += check_pattern(v, r, 5)
             bad += (c[3, 1] != r + 3 * 5 + 3)
