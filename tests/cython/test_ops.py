@@ -277,6 +277,32 @@ def compare(got, exp, readonly=False):
     return problems
 
 
+def check_view(fail, kind, what, call, exp, readonly=False):
+    """One call of a helper, call(), against NumPy's array `exp` (or the exception type NumPy
+    raises: the helper must raise it, with a message): compare(), the items' values, and a
+    read-only result for a `readonly` (const) one. Failures go to `fail` as `kind` ...."""
+    try:
+        got = call()
+    except (IndexError, ValueError) as e:
+        if not isinstance(exp, type):
+            fail(f"{kind} raised", f"{what}: {type(e).__name__}({e}); NumPy gives shape {exp.shape} strides {exp.strides}")
+        elif not isinstance(e, exp):
+            fail(f"{kind} raised", f"{what}: {type(e).__name__}({e}); NumPy raises {exp.__name__}")
+        elif not str(e):
+            fail(f"{kind} message", f"{what}: {type(e).__name__} without a message")
+        return
+    if isinstance(exp, type):
+        fail(f"{kind} no error", f"{what}: returned a view; NumPy raises {exp.__name__}")
+        return
+    problems = compare(got, exp, readonly=readonly)
+    if readonly and np.asarray(got).flags.writeable:
+        problems.append("the const form's result is writable in np.asarray")
+    if not problems and np.asarray(got).tobytes() != exp.tobytes():
+        problems.append(f"values {np.asarray(got).tolist()} != NumPy {exp.tolist()}")
+    if problems:
+        fail(f"{kind} result", f"{what}: " + "; ".join(problems))
+
+
 def raw_memory(mod, code, rng, cases):
     """from_pointer_Nd and from_pointer_strided_Nd over a NumPy array's memory against the NumPy
     array of the same memory, shape and order or strides; bad input raises ValueError with a
@@ -842,22 +868,7 @@ def reinterpreted(mod, code, rng, cases, fail):
                         name = gen_pxd.view_as_name(op, other, n, const)
                         what = f"{code}.{name} on shape {a.shape} strides {a.strides}"
                         calls += 1
-                        try:
-                            got = getattr(mod, name)(source)
-                        except ValueError as e:
-                            if exp is not ValueError:
-                                fail("view_as raised", f"{what}: ValueError({e}); NumPy gives shape {exp.shape}")
-                            elif not str(e):
-                                fail("view_as message", f"{what}: ValueError without a message")
-                            continue
-                        if isinstance(exp, type):
-                            fail("view_as no error", f"{what}: returned a view; NumPy raises {exp.__name__}")
-                            continue
-                        problems = compare(got, exp, readonly=const)
-                        if const and np.asarray(got).flags.writeable:
-                            problems.append("the const form's result is writable in np.asarray")
-                        if problems:
-                            fail("view_as result", f"{what}: " + "; ".join(problems))
+                        check_view(fail, "view_as", what, lambda: getattr(mod, name)(source), exp, readonly=const)
     return calls
 
 
@@ -1147,21 +1158,7 @@ def units(mod, code, rng, cases, views, fail):
     def check(what, call, exp, readonly=False):
         nonlocal calls
         calls += 1
-        try:
-            got = call()
-        except (IndexError, ValueError) as e:
-            if isinstance(exp, type):
-                return
-            fail("refused", f"{what}: raised {type(e).__name__}: {e}; NumPy: shape {exp.shape} strides {exp.strides}")
-            return
-        if isinstance(exp, type):
-            fail("no error", f"{what}: returned a view; NumPy raises {exp.__name__}")
-            return
-        problems = compare(got, exp, readonly=readonly)
-        if not problems and not np.array_equal(np.asarray(got), exp):
-            problems.append(f"values {np.asarray(got).tolist()} != NumPy {exp.tolist()}")
-        if problems:
-            fail("compare", f"{what}: " + "; ".join(problems))
+        check_view(fail, "units", what, call, exp, readonly)
 
     for n in gen_pxd.NDIMS:
         for k in range(cases):
