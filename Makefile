@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
+.PHONY: all lib package torch-test ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
 
 all: lib
 
@@ -178,7 +178,7 @@ cython-demo: lib $(PKG)
 # 60-second fuzz run, Zig's first build of its translate-c), so that the short checks fill the
 # gaps rather than wait at the end; then ft-stress, alone.
 TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke zig-test rust-test c-test valgrind icount \
-  numpy-test cffi-test dlpack-test stress-gil readme-example install-test package-errors check-header check-pxd \
+  numpy-test cffi-test dlpack-test torch-test stress-gil readme-example install-test package-errors check-header check-pxd \
   check-decls check-version check-names header-alone layout-check check-figures
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -334,9 +334,29 @@ zig-test: $(LIB_FILES)
 # every dtype NumPy exports, 0-d to 8-d, negative and zero strides; a producer of its own (a C
 # deleter that counts, built with $(CC)) whose deleter runs once after the last user in every
 # release order; read-only tensors; malformed tensors refused with the deleter still run once.
-# PyTorch is not installed (too large for CI): NumPy is the peer.
+# NumPy is the peer; torch-test, below, tests with PyTorch.
 dlpack-test: $(PKG)
 	CC="$(CC)" $(VPY) -m pytest tests/test_dlpack.py -q -p no:cacheprovider
+
+# PyTorch's DLPack C exchange API (tests/test_torch.py): from_dlpack of PyTorch's tensors goes
+# through the table on torch.Tensor, and gives NumPy's view of every dtype and layout. PyTorch
+# from PyPI, in a venv of its own (build/venv-torch): the wheel for Linux is the CUDA build,
+# about 5 GB installed and 80 s to install, which runs on the CPU alone. Skipped, saying why,
+# with under 8 GB of free disk or when pip cannot install it.
+TORCH_VERSION := 2.15.0
+TORCH_PY := $(BUILD)/venv-torch/bin/python
+torch-test: $(PKG)
+	@if ! $(TORCH_PY) -c "import torch" 2>/dev/null; then \
+	  free=$$(df -Pk $(BUILD) | awk 'NR == 2 {print $$4}'); \
+	  if [ "$$free" -lt 8000000 ]; then \
+	    echo "torch-test SKIPPED: PyTorch needs about 8 GB of disk, and $(BUILD) has $$((free / 1000)) MB free"; exit 0; fi; \
+	  echo "installing PyTorch $(TORCH_VERSION) into $(BUILD)/venv-torch (about 80 s)"; \
+	  $(PYTHON) -m venv $(BUILD)/venv-torch && \
+	  $(TORCH_PY) -m pip install --quiet --no-cache-dir torch==$(TORCH_VERSION) numpy pytest || \
+	    { echo "torch-test SKIPPED: pip could not install PyTorch $(TORCH_VERSION) (above: why)"; exit 0; }; \
+	fi; \
+	$(TORCH_PY) -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl && \
+	$(TORCH_PY) -m pytest tests/test_torch.py -q -p no:cacheprovider -rs
 
 # --- benchmarks ---------------------------------------------------------------------------
 # `make bench` runs every benchmark that the README quotes, one after the other (a few minutes

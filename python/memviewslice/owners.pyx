@@ -45,7 +45,7 @@ from memviewslice cimport (
     mvs_dlpack_export_legacy, mvs_dlpack_import, mvs_dlpack_import_legacy, mvs_status, MVS_OK,
     mvs_dl_data_type, mvs_dl_tensor, mvs_dlpack_exchange_api, mvs_dlpack_import_object, mvs_buffer_alloc,
     mvs_dlpack_managed_tensor_from_py_object_fn, mvs_dlpack_managed_tensor_to_py_object_fn,
-    mvs_buffer_view, MVS_ERR_PRODUCER, MVS_ERR_ALLOC, MVS_DLPACK_MAJOR_VERSION,
+    mvs_buffer_view, MVS_ERR_PRODUCER, MVS_ERR_ALLOC, MVS_ERR_NDIM, MVS_DLPACK_MAJOR_VERSION,
     MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION, MVS_DL_CPU, MVS_DLPACK_FLAG_IS_COPIED,
     MVS_DL_INT, MVS_DL_UINT, MVS_DL_FLOAT, MVS_DL_COMPLEX, MVS_DL_BOOL,
 )
@@ -576,6 +576,8 @@ cdef int _import_object(const mvs_dlpack_exchange_api *api, x, mvs_slice *view, 
         return -1  # the producer's exception, left set: Cython's callers propagate it
     if st == MVS_ERR_PRODUCER:
         raise BufferError(mvs_last_error().decode())
+    if st == MVS_ERR_NDIM:  # the tensor, which the import deleted, had too many (or negative) dimensions
+        raise BufferError(f"{mvs_last_error().decode()}: memviewslice's views have 0 to 8 dimensions")
     return _check_import(st, 0)
 
 
