@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package torch-test ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
+.PHONY: all lib package torch-test bench-exchange ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
 
 all: lib
 
@@ -366,7 +366,7 @@ torch-test: $(PKG)
 # (tools/readme_figures.py, which `make bench` runs last; check-figures, part of make test,
 # fails when the README differs from the record or quotes a figure outside the blocks).
 # matplotlib, for the picture, is installed into the venv by this target only.
-BENCHES := bench-cython bench-bridge bench-iter bench-transpose bench-alloc besttime bench-bandwidth bench-criterion
+BENCHES := bench-cython bench-exchange bench-bridge bench-iter bench-transpose bench-alloc besttime bench-bandwidth bench-criterion
 
 bench:
 	@for b in $(BENCHES); do echo "== make $$b"; $(MAKE) --no-print-directory $$b || exit 1; done
@@ -398,6 +398,16 @@ bench-cython: $(PKG) $(BENCH_COPY)/build.log
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
 	$(VPY) benches/dlpack_bench.py
 	PYTHONPATH=$(BENCH_COPY) $(VPY) benches/copy_bench.py
+
+# DLPack's C exchange API against __dlpack__, at C level and from Python (exchange_bench.py), in
+# the PyTorch venv of torch-test when it is there (PyTorch's table too), else in the main venv.
+BENCH_EXCHANGE := $(BUILD)/benches/exchange
+bench-exchange: $(PKG)
+	$(CYBUILD) benches/exchange_bench.pyx --out $(BENCH_EXCHANGE) --name exchange_bench_ext >/dev/null
+	@py=$(VPY); if $(TORCH_PY) -c "import torch" 2>/dev/null; then py=$(TORCH_PY); \
+	  $$py -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl; fi; \
+	echo "PYTHONPATH=$(BENCH_EXCHANGE) $$py benches/exchange_bench.py"; \
+	PYTHONPATH=$(BENCH_EXCHANGE) $$py benches/exchange_bench.py
 
 # Copy bandwidth against array size (benches/bandwidth.py, with copy_bench.pyx's loops), drawn
 # into docs/copy_bandwidth.png, which the README shows (benches/plot_bandwidth.py).

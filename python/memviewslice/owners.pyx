@@ -18,8 +18,9 @@
 #   (per module, dtype and ndim; per buffer; the read-only dummy buffer) are published by an
 #   atomic compare-and-swap or by mvs_buffer_attach, which keep the first and drop the others
 #   (mvs_pyx_runtime.h); this module only exports their memory (owner_export).
-# - The module's dicts (_COMPLEX_SIZES, _DL_FORMATS), _FORMATS_BY_INDEX and _NATIVE_ORDER are never
-#   written after import; _ndarray is written once from None to a tuple made before, so a racing
+# - The exchange APIs found on types (_exchange_apis) are a dict, each access one dict operation
+#   (atomic in free-threaded CPython). The module's dicts (_COMPLEX_SIZES, _DL_FORMATS),
+#   _FORMATS_BY_INDEX, _NATIVE_ORDER and BufferExport's exchange table are never written after import; _ndarray is written once from None to a tuple made before, so a racing
 #   reader sees one or the other (and racing writers at worst leak a reference to one).
 
 cimport cython
@@ -390,7 +391,9 @@ cdef void _delete_legacy_capsule(object capsule) noexcept:
 
 def from_dlpack(x, /, *, device=None, copy=None):
     """A BufferExport sharing the memory of `x`, any object with `__dlpack__` of CPU memory
-    (a NumPy array, a PyTorch CPU tensor, a BufferExport), without copying: `np.asarray(obj)`,
+    (a NumPy array, a PyTorch CPU tensor, a BufferExport), without copying (through the C
+    exchange API of x's type, DLPack 1.3, when it has one, and the array API's keywords are not
+    given; else through x.__dlpack__): `np.asarray(obj)`,
     `memoryview(obj)` and Cython's typed memoryviews (`cdef double[:, :] v = from_dlpack(x)`)
     then share it. The result keeps the producer's tensor, hence `x`'s memory, alive: the
     tensor's deleter runs once, when the last of them is gone. Read-only tensors give read-only
