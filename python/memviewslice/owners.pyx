@@ -20,8 +20,9 @@
 #   (mvs_pyx_runtime.h); this module only exports their memory (owner_export).
 # - The exchange APIs found on types (_exchange_apis) are a dict, each access one dict operation
 #   (atomic in free-threaded CPython). The module's dicts (_COMPLEX_SIZES, _DL_FORMATS),
-#   _FORMATS_BY_INDEX, _NATIVE_ORDER and BufferExport's exchange table are never written after import; _ndarray is written once from None to a tuple made before, so a racing
-#   reader sees one or the other (and racing writers at worst leak a reference to one).
+#   _FORMATS_BY_INDEX, _NATIVE_ORDER and BufferExport's exchange table are never written after
+#   import; _ndarray is written once from None to a tuple made before, so a racing reader sees
+#   one or the other (and racing writers at worst leak a reference to one).
 
 cimport cython
 from cpython.pyport cimport PY_SSIZE_T_MAX
