@@ -485,16 +485,21 @@ typedef struct mvs_dlpack_exchange_api_header {
 } mvs_dlpack_exchange_api_header;
 
 /**
+ * The error callback of `mvs_dlpack_managed_tensor_allocator_fn` (dlpack.h's `SetError`):
+ * `kind` an exception's name such as "MemoryError", and a message.
+ */
+typedef void (*mvs_dlpack_set_error_fn)(void *error_ctx,
+                                        const char *kind,
+                                        const char *message);
+
+/**
  * `DLPackManagedTensorAllocator`: a new tensor of the producer, of `prototype`'s dtype, ndim,
- * shape and device, in `*out`; 0, or -1 after calling `set_error(error_ctx, kind, message)`
- * (`kind` an exception's name such as "MemoryError").
+ * shape and device, in `*out`; 0, or -1 after calling `set_error(error_ctx, kind, message)`.
  */
 typedef int (*mvs_dlpack_managed_tensor_allocator_fn)(struct mvs_dl_tensor *prototype,
                                                       struct mvs_dl_managed_tensor_versioned **out,
                                                       void *error_ctx,
-                                                      void (*set_error)(void *error_ctx,
-                                                                        const char *kind,
-                                                                        const char *message));
+                                                      mvs_dlpack_set_error_fn set_error);
 
 /**
  * `DLPackManagedTensorFromPyObjectNoSync`: the tensor object `py_object` (a `PyObject *` of

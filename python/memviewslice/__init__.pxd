@@ -249,7 +249,8 @@ cdef extern from "memviewslice.h" nogil:
     ctypedef struct mvs_dlpack_exchange_api_header:
         mvs_dl_version version
         mvs_dlpack_exchange_api_header *prev_api
-    ctypedef int (*mvs_dlpack_managed_tensor_allocator_fn)(mvs_dl_tensor *prototype, mvs_dl_managed_tensor_versioned **out, void *error_ctx, void (*set_error)(void *error_ctx, const char *kind, const char *message) noexcept) noexcept
+    ctypedef void (*mvs_dlpack_set_error_fn)(void *error_ctx, const char *kind, const char *message) noexcept
+    ctypedef int (*mvs_dlpack_managed_tensor_allocator_fn)(mvs_dl_tensor *prototype, mvs_dl_managed_tensor_versioned **out, void *error_ctx, mvs_dlpack_set_error_fn set_error) noexcept
     ctypedef int (*mvs_dlpack_managed_tensor_from_py_object_fn)(void *py_object, mvs_dl_managed_tensor_versioned **out) noexcept
     ctypedef int (*mvs_dlpack_managed_tensor_to_py_object_fn)(mvs_dl_managed_tensor_versioned *tensor, void **out_py_object) noexcept
     ctypedef int (*mvs_dlpack_dltensor_from_py_object_fn)(void *py_object, mvs_dl_tensor *out) noexcept

@@ -46,7 +46,7 @@ from memviewslice cimport (
     mvs_copy_contiguous, mvs_dl_managed_tensor, mvs_dl_managed_tensor_versioned, mvs_dlpack_export,
     mvs_dlpack_export_legacy, mvs_dlpack_import, mvs_dlpack_import_legacy, mvs_status, MVS_OK,
     mvs_dl_data_type, mvs_dl_tensor, mvs_dlpack_exchange_api, mvs_dlpack_import_object, mvs_buffer_alloc,
-    mvs_dlpack_managed_tensor_from_py_object_fn, mvs_dlpack_managed_tensor_to_py_object_fn,
+    mvs_dlpack_managed_tensor_from_py_object_fn, mvs_dlpack_managed_tensor_to_py_object_fn, mvs_dlpack_set_error_fn,
     mvs_buffer_view, MVS_ERR_PRODUCER, MVS_ERR_ALLOC, MVS_ERR_NDIM, MVS_DLPACK_MAJOR_VERSION,
     MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION, MVS_DL_CPU, MVS_DLPACK_FLAG_IS_COPIED,
     MVS_DL_INT, MVS_DL_UINT, MVS_DL_FLOAT, MVS_DL_COMPLEX, MVS_DL_BOOL,
@@ -272,7 +272,7 @@ cdef int _exchange_to_object(mvs_dl_managed_tensor_versioned *tensor, void **out
 
 
 cdef int _exchange_allocate(mvs_dl_tensor *prototype, mvs_dl_managed_tensor_versioned **out, void *error_ctx,
-                            void (*set_error)(void *error_ctx, const char *kind, const char *message) noexcept nogil) noexcept nogil:
+                            mvs_dlpack_set_error_fn set_error) noexcept nogil:
     """managed_tensor_allocator: a new C-contiguous tensor of `prototype`'s item type and shape
     in a new buffer of memviewslice (64-byte aligned, content unspecified), on the CPU."""
     cdef Py_ssize_t shape[8]

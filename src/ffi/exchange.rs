@@ -23,15 +23,19 @@ pub struct mvs_dlpack_exchange_api_header {
     pub prev_api: *mut mvs_dlpack_exchange_api_header,
 }
 
+/// The error callback of `mvs_dlpack_managed_tensor_allocator_fn` (dlpack.h's `SetError`):
+/// `kind` an exception's name such as "MemoryError", and a message.
+pub type mvs_dlpack_set_error_fn =
+    Option<unsafe extern "C" fn(error_ctx: *mut c_void, kind: *const c_char, message: *const c_char)>;
+
 /// `DLPackManagedTensorAllocator`: a new tensor of the producer, of `prototype`'s dtype, ndim,
-/// shape and device, in `*out`; 0, or -1 after calling `set_error(error_ctx, kind, message)`
-/// (`kind` an exception's name such as "MemoryError").
+/// shape and device, in `*out`; 0, or -1 after calling `set_error(error_ctx, kind, message)`.
 pub type mvs_dlpack_managed_tensor_allocator_fn = Option<
     unsafe extern "C" fn(
         prototype: *mut mvs_dl_tensor,
         out: *mut *mut mvs_dl_managed_tensor_versioned,
         error_ctx: *mut c_void,
-        set_error: Option<unsafe extern "C" fn(error_ctx: *mut c_void, kind: *const c_char, message: *const c_char)>,
+        set_error: mvs_dlpack_set_error_fn,
     ) -> c_int,
 >;
 
