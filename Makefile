@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package torch-test bench-exchange ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
+.PHONY: all lib package torch-test check-errors bench-exchange ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
 
 all: lib
 
@@ -179,7 +179,7 @@ cython-demo: lib $(PKG)
 # gaps rather than wait at the end; then ft-stress, alone.
 TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke zig-test rust-test c-test valgrind icount \
   numpy-test cffi-test dlpack-test torch-test stress-gil readme-example install-test package-errors check-header check-pxd \
-  check-decls check-version check-names header-alone layout-check check-figures
+  check-decls check-errors check-version check-names header-alone layout-check check-figures
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test:
@@ -206,6 +206,10 @@ check-pxd: $(PKG)
 # oracle script's status codes) agree with the header generated from the Rust definitions.
 check-decls: lib
 	$(PYTHON) tools/check_decls.py include/memviewslice.h python/memviewslice/__init__.pxd tests/numpy_oracle.py
+
+# The header documents every error that the C tests see a function return (tools/check_errors.py).
+check-errors: lib
+	$(PYTHON) tools/check_errors.py include/memviewslice.h c_tests
 
 # The header's MVS_VERSION, the library's SONAME and the Python package's version (meson.build's,
 # which meson-python puts in the package metadata; _version.py is generated from Cargo.toml) agree
