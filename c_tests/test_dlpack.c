@@ -879,18 +879,19 @@ static void test_object_versions(void) {
   mvs_dlpack_exchange_api v1 = table(1, from_array, NULL), v2 = table(2, from_fail, &v1), v3 = table(3, from_fail, &v2);
   mvs_dlpack_exchange_api v2null = table(2, NULL, &v1), alone2 = table(2, from_array, NULL), alone0 = table(0, from_array, NULL);
   mvs_dlpack_exchange_api cycle = table(2, from_array, NULL), ping = table(2, from_array, NULL), pong = table(3, from_array, &ping);
-  const mvs_dlpack_exchange_api *found[3];
+  const mvs_dlpack_exchange_api *heads[3];
   array_object a;
   counter c;
   object_outs o;
   size_t k;
-  found[0] = &v2;
-  found[1] = &v3;
-  found[2] = &v2null;
+  /* 2 -> 1, 3 -> 2 -> 1, and 2 (its function NULL, never looked at) -> 1 */
+  heads[0] = &v2;
+  heads[1] = &v3;
+  heads[2] = &v2null;
   array_init(&a, &c, 4);
   for (k = 0; k < 3; k++) {
     long arrays = fake_calls(F_ARRAY), fails = fake_calls(F_FAIL);
-    if (!CHECK_ST(import_object(found[k], &a, &o), MVS_OK)) continue;
+    if (!CHECK_ST(import_object(heads[k], &a, &o), MVS_OK)) continue;
     CHECK_EQ(fake_calls(F_ARRAY) - arrays, 1);
     CHECK_EQ(fake_calls(F_FAIL) - fails, 0);
     CHECK_VIEW1(&o.v, a.view.data, 4, 8);
