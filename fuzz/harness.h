@@ -310,6 +310,7 @@ void op_pool_destroy(void);
 /* ---- fuzz_dlpack.c --------------------------------------------------------------------------- */
 
 void op_dlpack_import(void);
+void op_dlpack_import_object(void);
 
 /* ---- fuzz_iter.c ----------------------------------------------------------------------------- */
 
