@@ -13,7 +13,7 @@ STRICT    := -Wall -Wextra -Werror -pedantic
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 STATIC_LIBS := -lpthread -ldl -lm
 
-.PHONY: all lib package ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
+.PHONY: all lib package torch-test check-errors bench-exchange ft-test ft-stress stress-gil layout-check install install-test user-project package-errors cython-oldest demo cython-demo cython-test cython-ops cython-gil cython-own bench-cython bench-iter bench-transpose bench-alloc bench-bridge icount-baseline test check-header check-pxd check-decls check-version check-names header-alone rust-test c-test valgrind fuzz fuzz-smoke numpy-test cffi-test zig-test dlpack-test readme-example bench bench-criterion bench-bandwidth check-figures icount besttime miri clean
 
 all: lib
 
@@ -178,8 +178,8 @@ cython-demo: lib $(PKG)
 # 60-second fuzz run, Zig's first build of its translate-c), so that the short checks fill the
 # gaps rather than wait at the end; then ft-stress, alone.
 TESTS := ft-test cython-oldest cython-test user-project fuzz-smoke zig-test rust-test c-test valgrind icount \
-  numpy-test cffi-test dlpack-test stress-gil readme-example install-test package-errors check-header check-pxd \
-  check-decls check-version check-names header-alone layout-check check-figures
+  numpy-test cffi-test dlpack-test torch-test stress-gil readme-example install-test package-errors check-header check-pxd \
+  check-decls check-errors check-version check-names header-alone layout-check check-figures
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test:
@@ -206,6 +206,10 @@ check-pxd: $(PKG)
 # oracle script's status codes) agree with the header generated from the Rust definitions.
 check-decls: lib
 	$(PYTHON) tools/check_decls.py include/memviewslice.h python/memviewslice/__init__.pxd tests/numpy_oracle.py
+
+# The header documents every error that the C tests see a function return (tools/check_errors.py).
+check-errors: lib
+	$(PYTHON) tools/check_errors.py include/memviewslice.h c_tests
 
 # The header's MVS_VERSION, the library's SONAME and the Python package's version (meson.build's,
 # which meson-python puts in the package metadata; _version.py is generated from Cargo.toml) agree
@@ -334,9 +338,29 @@ zig-test: $(LIB_FILES)
 # every dtype NumPy exports, 0-d to 8-d, negative and zero strides; a producer of its own (a C
 # deleter that counts, built with $(CC)) whose deleter runs once after the last user in every
 # release order; read-only tensors; malformed tensors refused with the deleter still run once.
-# PyTorch is not installed (too large for CI): NumPy is the peer.
+# NumPy is the peer; torch-test, below, tests with PyTorch.
 dlpack-test: $(PKG)
 	CC="$(CC)" $(VPY) -m pytest tests/test_dlpack.py -q -p no:cacheprovider
+
+# PyTorch's DLPack C exchange API (tests/test_torch.py): from_dlpack of PyTorch's tensors goes
+# through the table on torch.Tensor, and gives NumPy's view of every dtype and layout. PyTorch
+# from PyPI, in a venv of its own (build/venv-torch): the wheel for Linux is the CUDA build,
+# about 5 GB installed and 80 s to install, which runs on the CPU alone. Skipped, saying why,
+# with under 8 GB of free disk or when pip cannot install it.
+TORCH_VERSION := 2.15.0
+TORCH_PY := $(BUILD)/venv-torch/bin/python
+torch-test: $(PKG)
+	@if ! $(TORCH_PY) -c "import torch" 2>/dev/null; then \
+	  free=$$(df -Pk $(BUILD) | awk 'NR == 2 {print $$4}'); \
+	  if [ "$$free" -lt 8000000 ]; then \
+	    echo "torch-test SKIPPED: PyTorch needs about 8 GB of disk, and $(BUILD) has $$((free / 1000)) MB free"; exit 0; fi; \
+	  echo "installing PyTorch $(TORCH_VERSION) into $(BUILD)/venv-torch (about 80 s)"; \
+	  $(PYTHON) -m venv $(BUILD)/venv-torch && \
+	  $(TORCH_PY) -m pip install --quiet --no-cache-dir torch==$(TORCH_VERSION) numpy pytest || \
+	    { echo "torch-test SKIPPED: pip could not install PyTorch $(TORCH_VERSION) (above: why)"; exit 0; }; \
+	fi; \
+	$(TORCH_PY) -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl && \
+	$(TORCH_PY) -m pytest tests/test_torch.py -q -p no:cacheprovider -rs
 
 # --- benchmarks ---------------------------------------------------------------------------
 # `make bench` runs every benchmark that the README quotes, one after the other (a few minutes
@@ -346,7 +370,7 @@ dlpack-test: $(PKG)
 # (tools/readme_figures.py, which `make bench` runs last; check-figures, part of make test,
 # fails when the README differs from the record or quotes a figure outside the blocks).
 # matplotlib, for the picture, is installed into the venv by this target only.
-BENCHES := bench-cython bench-bridge bench-iter bench-transpose bench-alloc besttime bench-bandwidth bench-criterion
+BENCHES := bench-cython bench-exchange bench-bridge bench-iter bench-transpose bench-alloc besttime bench-bandwidth bench-criterion
 
 bench:
 	@for b in $(BENCHES); do echo "== make $$b"; $(MAKE) --no-print-directory $$b || exit 1; done
@@ -378,6 +402,16 @@ bench-cython: $(PKG) $(BENCH_COPY)/build.log
 	PYTHONPATH=$(BUILD)/benches/pool $(VPY) benches/pool_bench.py
 	$(VPY) benches/dlpack_bench.py
 	PYTHONPATH=$(BENCH_COPY) $(VPY) benches/copy_bench.py
+
+# DLPack's C exchange API against __dlpack__, at C level and from Python (exchange_bench.py), in
+# the PyTorch venv of torch-test when it is there (PyTorch's table too), else in the main venv.
+BENCH_EXCHANGE := $(BUILD)/benches/exchange
+bench-exchange: $(PKG)
+	$(CYBUILD) benches/exchange_bench.pyx --out $(BENCH_EXCHANGE) --name exchange_bench_ext >/dev/null
+	@py=$(VPY); if $(TORCH_PY) -c "import torch" 2>/dev/null; then py=$(TORCH_PY); \
+	  $$py -m pip install --quiet --force-reinstall --no-deps $(WHEELS)/memviewslice-$(VERSION)-*.whl; fi; \
+	echo "PYTHONPATH=$(BENCH_EXCHANGE) $$py benches/exchange_bench.py"; \
+	PYTHONPATH=$(BENCH_EXCHANGE) $$py benches/exchange_bench.py
 
 # Copy bandwidth against array size (benches/bandwidth.py, with copy_bench.pyx's loops), drawn
 # into docs/copy_bandwidth.png, which the README shows (benches/plot_bandwidth.py).

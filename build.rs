@@ -104,6 +104,11 @@ MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, manager_ctx) == 8, "
 MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, deleter) == 8 + sizeof(void *), "mvs_dl_managed_tensor_versioned.deleter offset");
 MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, flags) == 8 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.flags offset");
 MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, dl_tensor) == 16 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.dl_tensor offset");
+/* The exchange API's table is laid out as dlpack.h 1.3's DLPackExchangeAPI. */
+MVS_STATIC_ASSERT(offsetof(mvs_dlpack_exchange_api_header, prev_api) == 8, "mvs_dlpack_exchange_api_header.prev_api offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dlpack_exchange_api, managed_tensor_allocator) == 8 + sizeof(void *), "mvs_dlpack_exchange_api.managed_tensor_allocator offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dlpack_exchange_api, current_work_stream) == 8 + 5 * sizeof(void *), "mvs_dlpack_exchange_api.current_work_stream offset");
+MVS_STATIC_ASSERT(sizeof(mvs_dlpack_exchange_api) == 8 + 6 * sizeof(void *), "mvs_dlpack_exchange_api size");
 #undef MVS_STATIC_ASSERT
 #endif /* MVS_CDEF */
 

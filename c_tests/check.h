@@ -103,6 +103,8 @@ static inline const char *status_name(int s) {
     case MVS_ERR_DEVICE: return "MVS_ERR_DEVICE";
     case MVS_ERR_DTYPE: return "MVS_ERR_DTYPE";
     case MVS_ERR_VERSION: return "MVS_ERR_VERSION";
+    case MVS_ERR_OVERLAP: return "MVS_ERR_OVERLAP";
+    case MVS_ERR_PRODUCER: return "MVS_ERR_PRODUCER";
     default: return "(unknown status)";
   }
 }

@@ -12,7 +12,13 @@
  *   device other than the CPU or unknown, an unknown type code, a sub-byte width, vector lanes,
  *   an unsupported major version, strides or byte offsets that overflow) give distinct errors,
  *   write nothing, and never call the deleter: the tensor stays the caller's, whose one call of
- *   the deleter is then the only one. */
+ *   the deleter is then the only one;
+ * - the exchange API (mvs_dlpack_import_object) with fake producers in C: the view, item type
+ *   and shared memory of the producer's export, its deleter once at the last release (on
+ *   another thread too), read-only sources, the prev_api chain walked to major version 1 (a
+ *   chain without one, a cycle included, refused before any call), NULL arguments and a NULL
+ *   function, failed producers (MVS_ERR_PRODUCER), and tensors the import refuses, which the
+ *   library deletes once; outputs untouched on every failure. */
 #include <limits.h>
 
 #include "owner.h"
@@ -21,7 +27,8 @@
 
 /* The sizes, offsets and values of DLPack 1.1's specification (dlpack.h: DLPackVersion, DLDevice,
    DLDataType, DLTensor, DLManagedTensor, DLManagedTensorVersioned, their flags and codes), as
-   numbers for a 64-bit target: a program's own dlpack.h structs convert with a cast. NumPy's
+   numbers for a 64-bit target; and dlpack.h 1.3's exchange API table (DLPackExchangeAPIHeader,
+   DLPackExchangeAPI): a program's own dlpack.h structs convert with a cast. NumPy's
    from_dlpack and __dlpack__, built against dlpack.h, exchange tensors with these structs in
    tests/test_dlpack.py. */
 static void test_layout(void) {
@@ -51,6 +58,16 @@ static void test_layout(void) {
   CHECK(strstr(mvs_status_str(MVS_ERR_DEVICE), "device") != NULL);
   CHECK(strstr(mvs_status_str(MVS_ERR_DTYPE), "type") != NULL);
   CHECK(strstr(mvs_status_str(MVS_ERR_VERSION), "version") != NULL);
+  /* dlpack.h 1.3's DLPackExchangeAPIHeader and DLPackExchangeAPI */
+  CHECK_EQ(sizeof(mvs_dlpack_exchange_api_header), 16);
+  CHECK(offsetof(mvs_dlpack_exchange_api_header, version) == 0 && offsetof(mvs_dlpack_exchange_api_header, prev_api) == 8);
+  CHECK_EQ(sizeof(mvs_dlpack_exchange_api), 56);
+  CHECK(offsetof(mvs_dlpack_exchange_api, header) == 0 && offsetof(mvs_dlpack_exchange_api, managed_tensor_allocator) == 16 &&
+        offsetof(mvs_dlpack_exchange_api, managed_tensor_from_py_object_no_sync) == 24 &&
+        offsetof(mvs_dlpack_exchange_api, managed_tensor_to_py_object_no_sync) == 32 &&
+        offsetof(mvs_dlpack_exchange_api, dltensor_from_py_object_no_sync) == 40 &&
+        offsetof(mvs_dlpack_exchange_api, current_work_stream) == 48);
+  CHECK(strstr(mvs_status_str(MVS_ERR_PRODUCER), "producer") != NULL);
 }
 
 /* DLPack 1.1's codes that the header does not name: devices kDLCUDA and kDLCUDAHost, types
@@ -613,6 +630,350 @@ static void test_export_errors(void) {
   mvs_buffer_release(b);
 }
 
+/* ---- the exchange API (DLPack 1.3's DLPackExchangeAPI) ------------------------------------ */
+
+/* Fake producers in C. `object` points to a tensor object of their own: an array (a buffer and
+ * a view, exported with mvs_dlpack_export, so that an import shares its memory, the deleter
+ * counted), or a hand-made tensor (a `producer`, handed out as it is). Each function counts
+ * its calls. */
+typedef struct {
+  mvs_buffer *buffer;
+  mvs_slice view;
+  int ndim, code, bits;
+  long deleted;     /* runs of the deleter of the tensors made, atomically */
+  pthread_t thread; /* the thread of the last run */
+} array_object;
+
+enum { F_ARRAY, F_HAND, F_FAIL, F_NOTHING, NFAKE };
+static long g_fake_calls[NFAKE];
+static long fake_calls(int f) { return __atomic_load_n(&g_fake_calls[f], __ATOMIC_SEQ_CST); }
+static long all_fake_calls(void) {
+  long n = 0;
+  int f;
+  for (f = 0; f < NFAKE; f++) n += fake_calls(f);
+  return n;
+}
+static void fake_called(int f) { __atomic_fetch_add(&g_fake_calls[f], 1, __ATOMIC_SEQ_CST); }
+
+/* The library's deleter of its exports, which array_delete calls after counting. */
+static mvs_dl_versioned_deleter_fn g_export_deleter;
+
+static void array_delete(mvs_dl_managed_tensor_versioned *t) {
+  array_object *o = (array_object *)t->manager_ctx;
+  o->thread = pthread_self();
+  __atomic_fetch_add(&o->deleted, 1, __ATOMIC_SEQ_CST);
+  g_export_deleter(t);
+}
+static long array_deleted(array_object *o) { return __atomic_load_n(&o->deleted, __ATOMIC_SEQ_CST); }
+
+/* managed_tensor_from_py_object_no_sync of array objects: an export of the view. */
+static int from_array(void *object, mvs_dl_managed_tensor_versioned **out) {
+  array_object *o = (array_object *)object;
+  fake_called(F_ARRAY);
+  if (mvs_dlpack_export(o->buffer, &o->view, o->ndim, o->code, o->bits, 0, out) != MVS_OK) return -1;
+  g_export_deleter = (*out)->deleter;
+  (*out)->manager_ctx = o;
+  (*out)->deleter = array_delete;
+  return 0;
+}
+/* ... of hand-made tensors: `object` is a producer. */
+static int from_hand(void *object, mvs_dl_managed_tensor_versioned **out) {
+  fake_called(F_HAND);
+  *out = mvs_of((producer *)object);
+  return 0;
+}
+/* A failure (a Python producer has set an exception), with a tensor left in *out all the same,
+ * which is not the caller's to delete. */
+static int from_fail(void *object, mvs_dl_managed_tensor_versioned **out) {
+  fake_called(F_FAIL);
+  *out = mvs_of((producer *)object);
+  return -1;
+}
+/* Success without a tensor. */
+static int from_nothing(void *object, mvs_dl_managed_tensor_versioned **out) {
+  (void)object;
+  fake_called(F_NOTHING);
+  *out = NULL;
+  return 0;
+}
+
+/* A table of major version `major` with `f` as managed_tensor_from_py_object_no_sync, whose
+ * prev_api is `prev`'s header (NULL: none); its other functions are NULL, never called. */
+static mvs_dlpack_exchange_api table(uint32_t major, mvs_dlpack_managed_tensor_from_py_object_fn f,
+                                     mvs_dlpack_exchange_api *prev) {
+  mvs_dlpack_exchange_api a;
+  memset(&a, 0, sizeof a);
+  a.header.version.major = major;
+  a.header.version.minor = 3;
+  a.header.prev_api = prev ? &prev->header : NULL;
+  a.managed_tensor_from_py_object_no_sync = f;
+  return a;
+}
+
+/* An array object over a new buffer wrapping `n` doubles (freed by counting_dealloc with `c`),
+ * its view the 1-d view of them all. */
+static void array_init(array_object *o, counter *c, size_t n) {
+  double *mem = (double *)malloc(n * sizeof(double));
+  const ptrdiff_t shape[1] = {(ptrdiff_t)n};
+  memset(o, 0, sizeof *o);
+  memset(c, 0, sizeof *c);
+  c->expect = mem;
+  c->free_data = 1;
+  iota(mem, (int)n, 0);
+  o->ndim = 1;
+  o->code = MVS_DL_FLOAT;
+  o->bits = 64;
+  if (CHECK_ST(mvs_buffer_wrap(mem, n * sizeof(double), counting_dealloc, c, 0, &o->buffer), MVS_OK))
+    CHECK_ST(mvs_buffer_view(o->buffer, 8, 1, shape, 'C', &o->view), MVS_OK);
+}
+
+/* The outputs of mvs_dlpack_import_object, each filled with the sentinel before the call. */
+typedef struct {
+  mvs_slice v;
+  int ndim;
+  ptrdiff_t itemsize;
+  mvs_dl_data_type dtype;
+  mvs_buffer *b;
+} object_outs;
+
+static int import_object(const mvs_dlpack_exchange_api *api, void *object, object_outs *o) {
+  SENT(*o);
+  return mvs_dlpack_import_object(api, object, &o->v, &o->ndim, &o->itemsize, &o->dtype, &o->b);
+}
+
+/* mvs_dlpack_import_object fails with `want` and a message containing `part`, having called
+ * the fake producers `calls` times in all, and writes no output. */
+static void object_refused(const mvs_dlpack_exchange_api *api, void *object, long calls, int want, const char *part,
+                           int line) {
+  object_outs o;
+  long before = all_fake_calls();
+  int ok = CHECK_ERR(import_object(api, object, &o), want, part);
+  ok &= CHECK_EQ(all_fake_calls() - before, calls);
+  ok &= CHECK_UNTOUCHED(o.v);
+  ok &= CHECK_UNTOUCHED(o.ndim);
+  ok &= CHECK_UNTOUCHED(o.itemsize);
+  ok &= CHECK_UNTOUCHED(o.dtype);
+  ok &= CHECK_UNTOUCHED(o.b);
+  if (!ok) fprintf(stderr, "    (case of line %d)\n", line);
+}
+#define OBJECT_REFUSED(api, object, calls, want, part) object_refused((api), (object), (calls), (want), (part), __LINE__)
+
+/* Success: the view is the exported one (a 3x4 view, its rows reversed, every other column),
+ * the buffer shares the memory, the item type is told; the producer's deleter runs exactly once,
+ * at the last release of the buffer, which holds the source buffer until then. */
+static void test_object_import(void) {
+  mvs_dlpack_exchange_api api = table(1, from_array, NULL);
+  const ptrdiff_t shape[2] = {3, 4};
+  array_object a;
+  counter c;
+  object_outs o;
+  mvs_slice v;
+  void *start = NULL;
+  ptrdiff_t size = -1;
+  int ro = -1;
+  long before = fake_calls(F_ARRAY);
+  array_init(&a, &c, 12);
+  a.ndim = 2;
+  CHECK_ST(mvs_buffer_view(a.buffer, 8, 2, shape, 'C', &v), MVS_OK);
+  CHECK_ST(mvs_slice_axis(&v, 2, 0, MVS_NONE, MVS_NONE, -1, &a.view), MVS_OK);
+  CHECK_ST(mvs_slice_axis(&a.view, 2, 1, 1, MVS_NONE, 2, &a.view), MVS_OK);
+  if (!CHECK_ST(import_object(&api, &a, &o), MVS_OK)) return;
+  CHECK_EQ(fake_calls(F_ARRAY) - before, 1);
+  CHECK_EQ(o.ndim, 2);
+  CHECK_EQ(o.itemsize, 8);
+  CHECK_VIEW(&o.v, 2, a.view.data, "3 2", "-32 16");
+  CHECK_PTR(a.view.data, v.data + 8 * 9);
+  CHECK_PTR(o.v.memview, o.b);
+  CHECK(o.dtype.code == MVS_DL_FLOAT && o.dtype.bits == 64 && o.dtype.lanes == 1);
+  /* the memory is the source's: written through the import, read through the source's view
+   * of it all */
+  mvs_buffer_data(o.b, &start);
+  mvs_buffer_size(o.b, &size);
+  mvs_buffer_readonly(o.b, &ro);
+  CHECK_PTR(start, v.data + 8);
+  CHECK_EQ(size, (8 + 2 + 1) * 8);
+  CHECK_EQ(ro, 0);
+  regions_clear();
+  region_add(v.data, 12 * sizeof(double));
+  CHECK_EQ(fill_through(&o.v, 2, 100), 6);
+  CHECK_ELEMS(&v, 2, "0 104 2 105 4 102 6 103 8 100 10 101");
+  /* the export holds the source buffer; the import's last release deletes it, once */
+  CHECK_EQ(refs(a.buffer), 2);
+  mvs_buffer_release(a.buffer);
+  CHECK_ST(mvs_buffer_retain(o.b), MVS_OK);
+  mvs_buffer_release(o.b);
+  CHECK_EQ(array_deleted(&a), 0);
+  CHECK_EQ(calls_of(&c), 0);
+  mvs_buffer_release(o.b);
+  CHECK_EQ(array_deleted(&a), 1);
+  CHECK_EQ(calls_of(&c), 1);
+  /* item types other than float64: the dtype is the exported one */
+  {
+    static const int types[][3] = {{MVS_DL_INT, 16, 2}, {MVS_DL_UINT, 8, 1}, {MVS_DL_COMPLEX, 128, 16}, {MVS_DL_BOOL, 8, 1}};
+    size_t k;
+    for (k = 0; k < sizeof types / sizeof types[0]; k++) {
+      const ptrdiff_t n[1] = {4};
+      array_init(&a, &c, 8);
+      a.code = types[k][0];
+      a.bits = types[k][1];
+      CHECK_ST(mvs_buffer_view(a.buffer, types[k][2], 1, n, 'C', &a.view), MVS_OK);
+      if (!CHECK_ST(import_object(&api, &a, &o), MVS_OK)) continue;
+      CHECK(o.dtype.code == types[k][0] && o.dtype.bits == types[k][1] && o.dtype.lanes == 1);
+      CHECK_EQ(o.itemsize, types[k][2]);
+      CHECK_VIEW1(&o.v, a.view.data, 4, types[k][2]);
+      mvs_buffer_release(a.buffer);
+      mvs_buffer_release(o.b);
+      CHECK_EQ(array_deleted(&a), 1);
+      CHECK_EQ(calls_of(&c), 1);
+    }
+  }
+}
+
+/* The last release on another thread: the deleter runs there, once. */
+static void test_object_thread(void) {
+  mvs_dlpack_exchange_api api = table(1, from_array, NULL);
+  array_object a;
+  counter c;
+  object_outs o;
+  releaser r;
+  pthread_t th;
+  array_init(&a, &c, 16);
+  if (!CHECK_ST(import_object(&api, &a, &o), MVS_OK)) return;
+  mvs_buffer_release(a.buffer); /* the export's reference keeps it */
+  r.b = o.b;
+  r.n = 1;
+  pthread_create(&th, NULL, release_n, &r);
+  pthread_join(th, NULL);
+  CHECK_EQ(array_deleted(&a), 1);
+  CHECK(pthread_equal(a.thread, th));
+  CHECK_EQ(calls_of(&c), 1);
+}
+
+/* A read-only source gives a read-only tensor, and so a read-only buffer. */
+static void test_object_readonly(void) {
+  mvs_dlpack_exchange_api api = table(1, from_array, NULL);
+  const ptrdiff_t shape[1] = {8};
+  array_object a;
+  object_outs o;
+  mvs_slice w;
+  int ro = -1;
+  memset(&a, 0, sizeof a);
+  a.ndim = 1;
+  a.code = MVS_DL_FLOAT;
+  a.bits = 64;
+  CHECK_ST(mvs_buffer_wrap(g_mem, 64, NULL, NULL, MVS_BUFFER_READONLY, &a.buffer), MVS_OK);
+  CHECK_ST(mvs_buffer_view(a.buffer, 8, 1, shape, 'C', &a.view), MVS_OK);
+  if (!CHECK_ST(import_object(&api, &a, &o), MVS_OK)) return;
+  mvs_buffer_readonly(o.b, &ro);
+  CHECK_EQ(ro, 1);
+  CHECK_ERR(mvs_buffer_view_at(o.b, 0, 8, 1, shape, 'C', 1, &w), MVS_ERR_VALUE, "read-only");
+  mvs_buffer_release(o.b);
+  CHECK_EQ(array_deleted(&a), 1);
+  CHECK_EQ(refs(a.buffer), 1);
+  mvs_buffer_release(a.buffer);
+}
+
+/* The table of major version 1 is found along prev_api, and only its function is called; a
+ * chain without one (a cycle included) is refused before any call. */
+static void test_object_versions(void) {
+  mvs_dlpack_exchange_api v1 = table(1, from_array, NULL), v2 = table(2, from_fail, &v1), v3 = table(3, from_fail, &v2);
+  mvs_dlpack_exchange_api v2null = table(2, NULL, &v1), alone2 = table(2, from_array, NULL), alone0 = table(0, from_array, NULL);
+  mvs_dlpack_exchange_api cycle = table(2, from_array, NULL), ping = table(2, from_array, NULL), pong = table(3, from_array, &ping);
+  const mvs_dlpack_exchange_api *heads[3];
+  array_object a;
+  counter c;
+  object_outs o;
+  size_t k;
+  /* 2 -> 1, 3 -> 2 -> 1, and 2 (its function NULL, never looked at) -> 1 */
+  heads[0] = &v2;
+  heads[1] = &v3;
+  heads[2] = &v2null;
+  array_init(&a, &c, 4);
+  for (k = 0; k < 3; k++) {
+    long arrays = fake_calls(F_ARRAY), fails = fake_calls(F_FAIL);
+    if (!CHECK_ST(import_object(heads[k], &a, &o), MVS_OK)) continue;
+    CHECK_EQ(fake_calls(F_ARRAY) - arrays, 1);
+    CHECK_EQ(fake_calls(F_FAIL) - fails, 0);
+    CHECK_VIEW1(&o.v, a.view.data, 4, 8);
+    mvs_buffer_release(o.b);
+    CHECK_EQ(array_deleted(&a), (long)k + 1);
+  }
+  /* any minor version of major 1 */
+  v1.header.version.minor = 0;
+  if (CHECK_ST(import_object(&v1, &a, &o), MVS_OK)) mvs_buffer_release(o.b);
+  cycle.header.prev_api = &cycle.header;
+  ping.header.prev_api = &pong.header;
+  OBJECT_REFUSED(&alone2, &a, 0, MVS_ERR_VERSION, "version 2.3 is not supported");
+  OBJECT_REFUSED(&alone0, &a, 0, MVS_ERR_VERSION, "version 0.3 is not supported");
+  OBJECT_REFUSED(&cycle, &a, 0, MVS_ERR_VERSION, "version 2.3");
+  OBJECT_REFUSED(&pong, &a, 0, MVS_ERR_VERSION, "version 3.3");
+  CHECK_EQ(array_deleted(&a), 4);
+  mvs_buffer_release(a.buffer);
+  CHECK_EQ(calls_of(&c), 1);
+}
+
+/* NULL arguments and a NULL function (the producer not called), failed producers, and imports
+ * that fail after the producer made a tensor (the library deletes it, once); no output written. */
+static void test_object_errors(void) {
+  mvs_dlpack_exchange_api api = table(1, from_hand, NULL), fail = table(1, from_fail, NULL);
+  mvs_dlpack_exchange_api nothing = table(1, from_nothing, NULL), none = table(1, NULL, NULL);
+  mvs_dlpack_exchange_api none2 = table(2, NULL, NULL);
+  const int64_t shape[2] = {2, 3};
+  producer p;
+  object_outs o;
+  long before = all_fake_calls(), hand = fake_calls(F_HAND);
+  make(&p, g_mem, 2, shape, NULL, 0);
+  SENT(o);
+  CHECK_ERR(mvs_dlpack_import_object(NULL, &p, &o.v, &o.ndim, &o.itemsize, &o.dtype, &o.b), MVS_ERR_NULL, "`api`");
+  CHECK_ERR(mvs_dlpack_import_object(&api, NULL, &o.v, &o.ndim, &o.itemsize, &o.dtype, &o.b), MVS_ERR_NULL, "`object`");
+  CHECK_ERR(mvs_dlpack_import_object(&api, &p, NULL, &o.ndim, &o.itemsize, &o.dtype, &o.b), MVS_ERR_NULL, "`out_view`");
+  CHECK_ERR(mvs_dlpack_import_object(&api, &p, &o.v, NULL, &o.itemsize, &o.dtype, &o.b), MVS_ERR_NULL, "`out_ndim`");
+  CHECK_ERR(mvs_dlpack_import_object(&api, &p, &o.v, &o.ndim, NULL, &o.dtype, &o.b), MVS_ERR_NULL, "`out_itemsize`");
+  CHECK_ERR(mvs_dlpack_import_object(&api, &p, &o.v, &o.ndim, &o.itemsize, NULL, &o.b), MVS_ERR_NULL, "`out_dtype`");
+  CHECK_ERR(mvs_dlpack_import_object(&api, &p, &o.v, &o.ndim, &o.itemsize, &o.dtype, NULL), MVS_ERR_NULL, "`out_buffer`");
+  CHECK_UNTOUCHED(o.v);
+  CHECK_UNTOUCHED(o.ndim);
+  CHECK_UNTOUCHED(o.itemsize);
+  CHECK_UNTOUCHED(o.dtype);
+  CHECK_UNTOUCHED(o.b);
+  CHECK_EQ(all_fake_calls() - before, 0);
+  OBJECT_REFUSED(&none, &p, 0, MVS_ERR_NULL, "`api->managed_tensor_from_py_object_no_sync`");
+  OBJECT_REFUSED(&none2, &p, 0, MVS_ERR_VERSION, "version 2.3"); /* the version first */
+  /* the producer fails: its exception is the error; what it left in *out is not deleted */
+  OBJECT_REFUSED(&fail, &p, 1, MVS_ERR_PRODUCER, "managed_tensor_from_py_object_no_sync failed (returned -1)");
+  OBJECT_REFUSED(&nothing, &p, 1, MVS_ERR_PRODUCER, "managed_tensor_from_py_object_no_sync returned 0 but no tensor");
+  CHECK_EQ(deleted(&p), 0);
+  CHECK_EQ(fake_calls(F_HAND) - hand, 0);
+  /* the producer made a tensor the import refuses: the import's error, the tensor deleted once */
+#define CASE(setup, want, part)                 \
+  do {                                          \
+    make(&p, g_mem, 2, shape, NULL, 0);         \
+    setup;                                      \
+    OBJECT_REFUSED(&api, &p, 1, want, part);    \
+    CHECK_EQ(deleted(&p), 1);                   \
+  } while (0)
+  CASE(p.t.dl_tensor.device.device_type = DL_CUDA, MVS_ERR_DEVICE, "not the CPU");
+  CASE(p.t.dl_tensor.dtype.code = 18, MVS_ERR_DTYPE, "type code 18 is unknown");
+  CASE(p.t.dl_tensor.dtype.lanes = 2, MVS_ERR_DTYPE, "2 lanes");
+  CASE(p.t.version.major = 2, MVS_ERR_VERSION, "version 2.1 is not supported");
+  CASE(p.shape[0] = -1, MVS_ERR_SHAPE, "negative");
+#undef CASE
+  /* a refused tensor without a deleter: nothing to call */
+  make(&p, g_mem, 2, shape, NULL, 0);
+  p.t.dl_tensor.device.device_type = DL_CUDA;
+  p.t.deleter = NULL;
+  OBJECT_REFUSED(&api, &p, 1, MVS_ERR_DEVICE, "not the CPU");
+  CHECK_EQ(deleted(&p), 0);
+  /* and the same producer's good tensor: imported, deleted at the release */
+  make(&p, g_mem, 2, shape, NULL, 8);
+  if (CHECK_ST(import_object(&api, &p, &o), MVS_OK)) {
+    CHECK_VIEW(&o.v, 2, g_mem + 1, "2 3", "24 8");
+    CHECK_EQ(deleted(&p), 0);
+    mvs_buffer_release(o.b);
+    CHECK_EQ(deleted(&p), 1);
+  }
+}
+
 int main(void) {
   test_layout();
   test_import_views();
@@ -623,5 +984,10 @@ int main(void) {
   test_export();
   test_round_trip();
   test_export_errors();
+  test_object_import();
+  test_object_thread();
+  test_object_readonly();
+  test_object_versions();
+  test_object_errors();
   return check_summary("test_dlpack");
 }

@@ -1,12 +1,14 @@
 /* A fuzz target over every exported function of memviewslice (include/memviewslice.h).
  *
- * Coverage: LLVMFuzzerTestOneInput decodes its bytes into a program of up to 64 calls of the 59
+ * Coverage: LLVMFuzzerTestOneInput decodes its bytes into a program of up to 64 calls of the 65
  * exported functions: constructors, derivations, splits, queries, mvs_copy / mvs_fill /
  * mvs_copy_contiguous, buffers (alloc, wrap, retain and release, memory references,
  * attachments, queries, views, buffer_of), pools (create, acquire, acquire_slab, release,
  * counts, destroy), mvs_status_str and mvs_last_error, and DLPack: random tensors imported
  * (versioned and legacy), each success exported again and imported again, the deleter counted
- * (op_dlpack_import; the exports see only views of imports). A program keeps 8 views, 6 buffers and
+ * (op_dlpack_import; the exports see only views of imports), and the same tensors handed out by
+ * fake producers through random exchange API tables (op_dlpack_import_object: version chains,
+ * cycles, NULL functions, failing producers). A program keeps 8 views, 6 buffers and
  * 3 pools, so that calls build on earlier results (a split piece gets reshaped, then copied).
  * Arguments are mostly plausible (small shapes, strides of either sign and any size, ndim
  * -1..9, axes out of range, MVS_NONE, values near PTRDIFF_MAX and PTRDIFF_MIN, NULL for each
@@ -218,7 +220,7 @@ static const struct {
     {op_buffer_new, 2},    {op_buffer_ref, 2},      {op_buffer_attach, 1},  {op_buffer_query, 1},  {op_buffer_view, 2},
     {op_buffer_of, 1},     {op_pool_create, 1},     {op_pool_acquire, 2},   {op_pool_release, 2},  {op_pool_counts, 1},
     {op_pool_destroy, 1},  {op_status, 1},          {op_dlpack_import, 3}, {op_view_as, 2},
-    {op_inline, 4},        {op_iter, 3}};
+    {op_inline, 4},        {op_iter, 3},            {op_dlpack_import_object, 2}};
 #define NOPS (sizeof OPS / sizeof OPS[0])
 static unsigned char g_optab[256];
 static unsigned g_nopt;

@@ -28,7 +28,7 @@ const char *stname(int s) {
       "MVS_ERR_OVERFLOW", "MVS_ERR_NEEDS_COPY", "MVS_ERR_INDIRECT", "MVS_ERR_BOUNDS",
       "MVS_ERR_BROADCAST", "MVS_ERR_NOT_CONTIGUOUS", "MVS_ERR_VALUE", "MVS_ERR_INTERNAL",
       "MVS_ERR_ALLOC",    "MVS_ERR_DEVICE",   "MVS_ERR_DTYPE",     "MVS_ERR_VERSION",
-      "MVS_ERR_OVERLAP"};
+      "MVS_ERR_OVERLAP",  "MVS_ERR_PRODUCER"};
   return s >= 0 && s <= LAST_STATUS ? names[s] : "(not a status code)";
 }
 

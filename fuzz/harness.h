@@ -47,8 +47,9 @@ __extension__ typedef __int128 i128;
 #define M_DTYPE B(MVS_ERR_DTYPE)
 #define M_VERSION B(MVS_ERR_VERSION)
 #define M_OVERLAP B(MVS_ERR_OVERLAP)
+#define M_PRODUCER B(MVS_ERR_PRODUCER)
 /* The last status code. */
-#define LAST_STATUS MVS_ERR_OVERLAP
+#define LAST_STATUS MVS_ERR_PRODUCER
 #define MAXD MVS_MAX_DIMS
 
 /* ---- the current call (harness.c) --------------------------------------------------------- */
@@ -309,6 +310,7 @@ void op_pool_destroy(void);
 /* ---- fuzz_dlpack.c --------------------------------------------------------------------------- */
 
 void op_dlpack_import(void);
+void op_dlpack_import_object(void);
 
 /* ---- fuzz_iter.c ----------------------------------------------------------------------------- */
 

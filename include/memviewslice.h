@@ -105,6 +105,7 @@ enum {
   MVS_ERR_DTYPE = 18,
   MVS_ERR_VERSION = 19,
   MVS_ERR_OVERLAP = 20,
+  MVS_ERR_PRODUCER = 21,
 };
 #else
 #include <stddef.h>
@@ -474,6 +475,84 @@ typedef struct mvs_dl_managed_tensor {
 } mvs_dl_managed_tensor;
 
 /**
+ * `DLPackExchangeAPIHeader`: the version of the table (`version.major` must be 1 for this
+ * library), and the producer's table of an older DLPack version, or NULL: a consumer of an
+ * older major version walks `prev_api` to find one it knows.
+ */
+typedef struct mvs_dlpack_exchange_api_header {
+  struct mvs_dl_version version;
+  struct mvs_dlpack_exchange_api_header *prev_api;
+} mvs_dlpack_exchange_api_header;
+
+/**
+ * The error callback of `mvs_dlpack_managed_tensor_allocator_fn` (dlpack.h's `SetError`):
+ * `kind` an exception's name such as "MemoryError", and a message.
+ */
+typedef void (*mvs_dlpack_set_error_fn)(void *error_ctx,
+                                        const char *kind,
+                                        const char *message);
+
+/**
+ * `DLPackManagedTensorAllocator`: a new tensor of the producer, of `prototype`'s dtype, ndim,
+ * shape and device, in `*out`; 0, or -1 after calling `set_error(error_ctx, kind, message)`.
+ */
+typedef int (*mvs_dlpack_managed_tensor_allocator_fn)(struct mvs_dl_tensor *prototype,
+                                                      struct mvs_dl_managed_tensor_versioned **out,
+                                                      void *error_ctx,
+                                                      mvs_dlpack_set_error_fn set_error);
+
+/**
+ * `DLPackManagedTensorFromPyObjectNoSync`: the tensor object `py_object` (a `PyObject *` of
+ * the type the table was found on) as a new versioned tensor in `*out`, which the caller
+ * deletes once; 0, or -1 with a Python exception set.
+ */
+typedef int (*mvs_dlpack_managed_tensor_from_py_object_fn)(void *py_object,
+                                                           struct mvs_dl_managed_tensor_versioned **out);
+
+/**
+ * `DLPackManagedTensorToPyObjectNoSync`: a new tensor object of the producer (a new reference
+ * in `*out_py_object`) taking over `tensor` (always: on failure it is deleted); 0, or -1 with
+ * a Python exception set.
+ */
+typedef int (*mvs_dlpack_managed_tensor_to_py_object_fn)(struct mvs_dl_managed_tensor_versioned *tensor,
+                                                         void **out_py_object);
+
+/**
+ * `DLPackDLTensorFromPyObjectNoSync`: the tensor object `py_object` described in `*out`,
+ * whose shape and strides the producer keeps (valid until control returns to the producer);
+ * 0, or -1 with a Python exception set.
+ */
+typedef int (*mvs_dlpack_dltensor_from_py_object_fn)(void *py_object,
+                                                     struct mvs_dl_tensor *out);
+
+/**
+ * `DLPackCurrentWorkStream`: the producer's current stream on a device (`device_type` a
+ * `DLDeviceType`), NULL for the CPU; 0, or -1 with a Python exception set.
+ */
+typedef int (*mvs_dlpack_current_work_stream_fn)(int32_t device_type,
+                                                 int32_t device_id,
+                                                 void **out_current_stream);
+
+/**
+ * `DLPackExchangeAPI` (`dlpack.h` 1.3): a producer's functions, all of them required but
+ * `dltensor_from_py_object_no_sync`. A Python producer's functions run with the calling
+ * thread attached to the interpreter (holding the GIL where there is one) and report failure
+ * with a Python exception set; none synchronizes streams (CPU memory has none). The table
+ * lives as long as the process.
+ *
+ * Layout-identical to `dlpack.h` 1.3's (asserted at the end of this header): a
+ * `DLPackExchangeAPI *` converts to an `mvs_dlpack_exchange_api *` with a cast, and back.
+ */
+typedef struct mvs_dlpack_exchange_api {
+  struct mvs_dlpack_exchange_api_header header;
+  mvs_dlpack_managed_tensor_allocator_fn managed_tensor_allocator;
+  mvs_dlpack_managed_tensor_from_py_object_fn managed_tensor_from_py_object_no_sync;
+  mvs_dlpack_managed_tensor_to_py_object_fn managed_tensor_to_py_object_no_sync;
+  mvs_dlpack_dltensor_from_py_object_fn dltensor_from_py_object_no_sync;
+  mvs_dlpack_current_work_stream_fn current_work_stream;
+} mvs_dlpack_exchange_api;
+
+/**
  * An elementwise iteration over 1 to `MVS_ITER_MAX_OPERANDS` views at once, made by
  * `mvs_iter_init` in storage of the caller's (on the stack: `MVS_ITER_BYTES` bytes, 8-byte
  * aligned). It holds no pointer to anything but the operands' memory and owns nothing: copy it
@@ -615,6 +694,12 @@ typedef void (*mvs_loop_fn)(char **args,
  * very same view (in place).
  */
 #define MVS_ERR_OVERLAP 20
+
+/**
+ * A producer's function failed (`mvs_dlpack_import_object`: a Python producer has set an
+ * exception, which is the error to raise).
+ */
+#define MVS_ERR_PRODUCER 21
 
 #ifdef __cplusplus
 extern "C" {
@@ -1570,6 +1655,47 @@ mvs_status mvs_dlpack_import_legacy(struct mvs_dl_managed_tensor *tensor,
                                     struct mvs_buffer **out_buffer);
 
 /**
+ * Imports the tensor object `object` through its producer's exchange API `api` (the pointer
+ * in the capsule `type(object).__dlpack_c_exchange_api__`): the producer's
+ * `managed_tensor_from_py_object_no_sync` makes a versioned tensor, which is then imported
+ * as by `mvs_dlpack_import`, with the same view and the same buffer: on success the buffer
+ * owns the tensor (the producer's deleter runs once, at the buffer's last release), and on
+ * failure the tensor, if one was made, is deleted here. One C call into the producer; no
+ * Python call, no capsule.
+ *
+ * The table used is `api` when its major version is `MVS_DLPACK_MAJOR_VERSION`, else the
+ * first of that major version along its `prev_api` chain. The library itself calls no Python
+ * and needs no GIL; a Python producer's function does: call this with the thread attached to
+ * the interpreter (holding the GIL, on a CPython that has one), as any use of `object` needs.
+ *
+ * - `api`: the producer's table, which the producer keeps alive.
+ * - `object`: the tensor object (a `PyObject *`), of the type `api` was found on; borrowed.
+ * - `out_view`, `out_ndim`, `out_itemsize`, `out_buffer`: as for `mvs_dlpack_import`.
+ * - `out_dtype`: receives the tensor's item type (which the tensor, owned by the buffer, no
+ *   longer tells its caller).
+ *
+ * Errors: `MVS_ERR_NULL` (an argument is NULL, or the table's
+ * `managed_tensor_from_py_object_no_sync` is), `MVS_ERR_VERSION` (no table of major version
+ * `MVS_DLPACK_MAJOR_VERSION` in the chain), `MVS_ERR_PRODUCER` (the producer's function
+ * failed: a Python producer has set an exception, which the caller raises), and those of
+ * `mvs_dlpack_import` (the tensor is then deleted). Checked in that order; the producer is
+ * called only once the arguments and the version are found good. Thread-safe as the
+ * producer's function is.
+ *
+ * # Safety
+ * `api` is NULL or points to a readable table whose `prev_api` chain is readable and whose
+ * functions follow DLPack's contract; `object` is what the producer's function accepts; the
+ * outputs are NULL or point to writable objects.
+ */
+mvs_status mvs_dlpack_import_object(const struct mvs_dlpack_exchange_api *api,
+                                    void *object,
+                                    struct mvs_slice *out_view,
+                                    int *out_ndim,
+                                    ptrdiff_t *out_itemsize,
+                                    struct mvs_dl_data_type *out_dtype,
+                                    struct mvs_buffer **out_buffer);
+
+/**
  * Makes an elementwise iteration over `nop` views into `*it`, as NumPy's `nditer` with an
  * external inner loop: the views broadcast together by NumPy's rules (aligned on their last
  * axes; an axis of length 1 or a missing one repeats), their axes merged wherever every
@@ -1972,6 +2098,11 @@ MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, manager_ctx) == 8, "
 MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, deleter) == 8 + sizeof(void *), "mvs_dl_managed_tensor_versioned.deleter offset");
 MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, flags) == 8 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.flags offset");
 MVS_STATIC_ASSERT(offsetof(mvs_dl_managed_tensor_versioned, dl_tensor) == 16 + 2 * sizeof(void *), "mvs_dl_managed_tensor_versioned.dl_tensor offset");
+/* The exchange API's table is laid out as dlpack.h 1.3's DLPackExchangeAPI. */
+MVS_STATIC_ASSERT(offsetof(mvs_dlpack_exchange_api_header, prev_api) == 8, "mvs_dlpack_exchange_api_header.prev_api offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dlpack_exchange_api, managed_tensor_allocator) == 8 + sizeof(void *), "mvs_dlpack_exchange_api.managed_tensor_allocator offset");
+MVS_STATIC_ASSERT(offsetof(mvs_dlpack_exchange_api, current_work_stream) == 8 + 5 * sizeof(void *), "mvs_dlpack_exchange_api.current_work_stream offset");
+MVS_STATIC_ASSERT(sizeof(mvs_dlpack_exchange_api) == 8 + 6 * sizeof(void *), "mvs_dlpack_exchange_api size");
 #undef MVS_STATIC_ASSERT
 #endif /* MVS_CDEF */
 

@@ -235,6 +235,29 @@ static void destroy(PyObject *capsule) {
   PyErr_Restore(type, value, tb);
 }
 PyObject *new_capsule(void *t) { return PyCapsule_New(t, "dltensor_versioned", destroy); }
+
+/* DLPack 1.3's exchange API, as a producer publishes it (written from dlpack.h's description):
+ * from_object gives the tensor at the object's `_tensor_address` (an int), or fails with the
+ * attribute's exception set. Three tables: 0 of version 1.3; 1 of version 2.0 chained to 0
+ * (whose own function must not be called); 2 of version 2.0 alone. */
+typedef struct api { uint32_t version[2]; struct api *prev_api; void *allocator;
+                     int (*from_object)(PyObject *, tensor **); void *to_object, *dltensor, *stream; } api;
+static int from_object(PyObject *obj, tensor **out) {
+  PyObject *address = PyObject_GetAttrString(obj, "_tensor_address");
+  if (address == NULL) return -1;
+  *out = (tensor *)PyLong_AsVoidPtr(address);
+  Py_DECREF(address);
+  return PyErr_Occurred() ? -1 : 0;
+}
+static int wrong_table(PyObject *obj, tensor **out) {
+  (void)obj; (void)out;
+  PyErr_SetString(PyExc_AssertionError, "the table of major version 2 was used");
+  return -1;
+}
+static api tables[3] = {{{1, 3}, NULL, NULL, from_object, NULL, NULL, NULL},
+                        {{2, 0}, &tables[0], NULL, wrong_table, NULL, NULL, NULL},
+                        {{2, 0}, NULL, NULL, wrong_table, NULL, NULL, NULL}};
+PyObject *api_capsule(int which) { return PyCapsule_New(&tables[which], "dlpack_exchange_api", NULL); }
 """
 
 
@@ -247,6 +270,8 @@ def build_producer():
     lib = ctypes.PyDLL(str(out / "producer.so"))
     lib.new_capsule.restype = ctypes.py_object
     lib.new_capsule.argtypes = [ctypes.c_void_p]
+    lib.api_capsule.restype = ctypes.py_object
+    lib.api_capsule.argtypes = [ctypes.c_int]
     return lib
 
 
@@ -448,6 +473,151 @@ def test_protocol(checks):
     # a type with no buffer-protocol format here (NumPy exports long double as 128-bit float, or
     # refuses it)
     raises(BufferError, lambda: from_dlpack(np.zeros(3, dtype=np.longdouble)), "long double")
+    checks()
+
+
+# ---- DLPack 1.3's C exchange API -----------------------------------------------------------------
+
+def exchange_producer(table):
+    """A Producer type publishing the exchange table `table` of the C producer (see
+    PRODUCER_C), whose __dlpack__ fails: from_dlpack must take its tensors through the table."""
+    def no_dlpack(self, **kw):
+        raise AssertionError("__dlpack__ was called: the exchange API should have been used")
+
+    return type(f"Exchange{table}", (Producer,), {
+        "__dlpack_c_exchange_api__": PRODUCER.api_capsule(table),
+        "__dlpack__": no_dlpack,
+        "_tensor_address": property(lambda self: ctypes.addressof(self.tensor)),
+    })
+
+
+def test_exchange_import(checks):
+    """from_dlpack takes a tensor through its type's exchange API (never __dlpack__): the same
+    view as NumPy's, the producer's deleter once after the last user; the table of major version 1
+    along a chain; the producer's own exception when its function fails."""
+    mem = np.arange(64.0)
+    shapes = [((4, 4), None, 0), ((3, 2), (-4, 2), 8 * 20), ((2, 3, 2), (24, 1, 6), 0), ((), None, 8)]
+    for table in (0, 1):  # 1: version 2.0, chained to 0
+        kind = exchange_producer(table)
+        for shape, strides, offset in shapes:
+            p = kind(mem, shape, strides, offset)
+            o = from_dlpack(p)
+            expect = np.lib.stride_tricks.as_strided(
+                mem[offset // 8:], shape, [8 * s for s in strides] if strides else None)
+            check(layout(o) == layout(expect), f"table {table} {shape} {strides}: {layout(o)} != {layout(expect)}")
+            check(p.deleted == 0, f"table {table} {shape}: deleted while in use")
+            a = np.asarray(o)
+            del o
+            check(p.deleted == 0, f"table {table} {shape}: deleted while a NumPy array uses it")
+            del a
+            gc.collect()
+            check(p.deleted == 1, f"table {table} {shape}: deleted {p.deleted} times, not once")
+    p = exchange_producer(0)(mem, (4,), flags=1)  # read-only
+    check(not np.asarray(from_dlpack(p)).flags.writeable, "a read-only tensor gives a read-only owner")
+    raises(BufferError, lambda: from_dlpack(exchange_producer(2)(mem, (4,))), "no table of major version 1",
+           "DLPack version 2.0")
+    missing = exchange_producer(0)
+    missing._tensor_address = property(lambda self: self.no_such_attribute)
+    raises(AttributeError, lambda: from_dlpack(missing(mem, (4,))), "the producer's exception", "no_such_attribute")
+    gpu = exchange_producer(0)(mem, (4,))
+    gpu.tensor.dl_tensor.device = Device(2, 0)
+    raises(BufferError, lambda: from_dlpack(gpu), "a GPU tensor through the exchange API", "not the CPU")
+    check(gpu.deleted == 1, f"a refused tensor is deleted once by the import, not {gpu.deleted} times")
+    # a type whose attribute is not an exchange capsule is asked through __dlpack__
+    legacy = type("NotACapsule", (Producer,), {"__dlpack_c_exchange_api__": 12345})(mem, (4,))
+    check(layout(from_dlpack(legacy)) == layout(mem[:4]), "an attribute that is not a capsule: __dlpack__")
+    # BufferExport's table refuses another type with the producer's TypeError
+    proxy = type("Proxy", (), {"__dlpack_c_exchange_api__": type(from_dlpack(mem)).__dlpack_c_exchange_api__})
+    raises(TypeError, lambda: from_dlpack(proxy()), "BufferExport's table given another object", "takes a BufferExport")
+    checks()
+
+
+class ExchangeAPI(ctypes.Structure):
+    pass
+
+
+SET_ERROR = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
+# PYFUNCTYPE: called with the GIL held, and a Python exception the function sets is raised.
+ExchangeAPI._fields_ = [
+    ("version", Version), ("prev_api", ctypes.c_void_p),
+    ("managed_tensor_allocator", ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.POINTER(Tensor),
+                                                   ctypes.POINTER(ctypes.POINTER(Versioned)), ctypes.c_void_p,
+                                                   SET_ERROR)),
+    ("managed_tensor_from_py_object_no_sync", ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object,
+                                                                ctypes.POINTER(ctypes.POINTER(Versioned)))),
+    ("managed_tensor_to_py_object_no_sync", ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.POINTER(Versioned),
+                                                              ctypes.POINTER(ctypes.c_void_p))),
+    ("dltensor_from_py_object_no_sync", ctypes.c_void_p),
+    ("current_work_stream", ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int32, ctypes.c_int32,
+                                              ctypes.POINTER(ctypes.c_void_p))),
+]
+
+
+def owner_table():
+    """BufferExport's exchange table, read through its capsule."""
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    capsule = type(from_dlpack(np.zeros(1))).__dlpack_c_exchange_api__
+    return ctypes.cast(get(capsule, b"dlpack_exchange_api"), ctypes.POINTER(ExchangeAPI)).contents
+
+
+def take_object(api, tensor):
+    """managed_tensor_to_py_object_no_sync(tensor): the new object (its reference taken over)."""
+    out = ctypes.c_void_p()
+    check(api.managed_tensor_to_py_object_no_sync(tensor, ctypes.byref(out)) == 0, "to_py_object returns 0")
+    obj = ctypes.cast(out, ctypes.py_object).value
+    ctypes.pythonapi.Py_DecRef(ctypes.py_object(obj))  # the new reference the function gave
+    return obj
+
+
+def test_exchange_owner_table(checks):
+    """BufferExport's published table, called as a C consumer calls it: the header (1.3, no older
+    table), the tensor of an export (as __dlpack__'s), an object from a tensor, a new tensor from
+    a prototype, the CPU's stream."""
+    api = owner_table()
+    check((api.version.major, api.version.minor, api.prev_api) == (1, 3, None), "version 1.3, no prev_api")
+    check(api.dltensor_from_py_object_no_sync is None, "dltensor_from_py_object_no_sync: NULL (optional)")
+    for a in (np.arange(24, dtype=np.int16).reshape(2, 3, 4)[:, ::-1, 1:], np.zeros((0, 3), np.complex64),
+              np.array(7.0, np.float32), np.arange(6.0)[::2]):
+        o = from_dlpack(a)
+        t = ctypes.POINTER(Versioned)()
+        check(api.managed_tensor_from_py_object_no_sync(o, ctypes.byref(t)) == 0, f"{a.shape}: from_py_object")
+        d = t.contents.dl_tensor
+        shape = tuple(d.shape[i] for i in range(d.ndim))
+        strides = tuple(d.strides[i] * a.itemsize for i in range(d.ndim))
+        check((t.contents.version.major, t.contents.version.minor) == (1, 1), f"{a.shape}: a DLPack 1.1 tensor")
+        check((d.data, shape, strides) == layout(a)[:3], f"{a.shape}: tensor {d.data, shape, strides} != {layout(a)[:3]}")
+        check(d.dtype.bits == 8 * a.itemsize, f"{a.shape}: bits")
+        back = take_object(api, t)  # the tensor now belongs to `back`
+        check(layout(back) == layout(a) and type(back) is type(o), f"{a.shape}: to_py_object of it: {layout(back)}")
+    raises(TypeError, lambda: api.managed_tensor_from_py_object_no_sync(3, ctypes.byref(ctypes.POINTER(Versioned)())),
+           "from_py_object of an int", "takes a BufferExport")
+    errors = []
+    set_error = SET_ERROR(lambda ctx, kind, message: errors.append((kind.decode(), message.decode())))
+    for dtype, shape in ((np.float32, (2, 3)), (np.int8, (5,)), (np.complex128, ()), (np.uint16, (0, 4))):
+        proto = Tensor()
+        proto.device = Device(1, 0)
+        proto.ndim = len(shape)
+        proto.dtype = DataType({"f": 2, "i": 0, "c": 5, "u": 1}[np.dtype(dtype).kind], 8 * np.dtype(dtype).itemsize, 1)
+        extents = (ctypes.c_int64 * 8)(*shape)
+        proto.shape = ctypes.cast(extents, ctypes.POINTER(ctypes.c_int64))
+        t = ctypes.POINTER(Versioned)()
+        check(api.managed_tensor_allocator(ctypes.byref(proto), ctypes.byref(t), None, set_error) == 0,
+              f"allocator {dtype.__name__} {shape}")
+        a = np.asarray(take_object(api, t))
+        check((a.shape, a.dtype, a.flags.c_contiguous, a.flags.writeable) == (shape, np.dtype(dtype), True, True),
+              f"allocator {dtype.__name__} {shape}: {a.shape} {a.dtype} {a.flags}")
+        check(a.__array_interface__["data"][0] % 64 == 0, f"allocator {dtype.__name__} {shape}: 64-byte aligned")
+        a[...] = 1  # writable memory of the whole shape (valgrind, ASan builds would see otherwise)
+    proto.device = Device(2, 0)
+    check(api.managed_tensor_allocator(ctypes.byref(proto), ctypes.byref(t), None, set_error) == -1
+          and errors and errors[-1][0] == "BufferError" and "CPU" in errors[-1][1], f"allocator on a GPU: {errors}")
+    proto.device = Device(1, 0)
+    proto.dtype = DataType(2, 12, 1)
+    check(api.managed_tensor_allocator(ctypes.byref(proto), ctypes.byref(t), None, set_error) == -1
+          and errors[-1][0] == "BufferError", f"allocator of 12-bit floats: {errors[-1:]}")
+    stream = ctypes.c_void_p(1)
+    check(api.current_work_stream(1, 0, ctypes.byref(stream)) == 0 and stream.value is None, "the CPU's stream: NULL")
     checks()
 
 

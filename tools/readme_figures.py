@@ -264,7 +264,18 @@ def dlpack():
                     ["---", "---:", "---:", "---:"]))
 
 
-RENDER = {"bridge": bridge, "pool": pool, "alloc": alloc, "dlpack": dlpack, "cython-copy": cython_copy, "copy": copy, "transpose": transpose,
+def exchange():
+    r = Record("exchange")
+    producers = [("export", "a `BufferExport`"), ("torch", "a `torch.Tensor`")]
+    columns = ["exchange", "capsule", "import_dlpack", "from_dlpack", "np_from_dlpack"]
+    rows = [[name] + [fmt(r[f"{key}/{c}"]) for c in columns] for key, name in producers if f"{key}/exchange" in r.keys()]
+    return (prose(f"{r.source()}, ns per import and release of a 3x3 float64 tensor, best of {r['rounds']:g} "
+                  "interleaved rounds:") + "\n\n"
+            + table(["", "C: `mvs_dlpack_import_object`", "C: `__dlpack__` capsule", "C: `import_dlpack`",
+                     "`from_dlpack(x)`", "`np.from_dlpack(x)`"], rows, ["---"] + ["---:"] * 5))
+
+
+RENDER = {"bridge": bridge, "pool": pool, "alloc": alloc, "dlpack": dlpack, "exchange": exchange, "cython-copy": cython_copy, "copy": copy, "transpose": transpose,
           "iter": iteration, "bandwidth": bandwidth}
 
 

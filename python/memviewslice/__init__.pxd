@@ -200,10 +200,14 @@ cdef extern from "memviewslice.h" nogil:
 
     # DLPack 1.1: views of buffers exported as managed tensors, tensors imported as a view and
     # a buffer that owns them (memviewslice.owners: __dlpack__ and from_dlpack for Python).
+    # DLPack 1.3's C exchange API: mvs_dlpack_import_object imports a tensor object through
+    # the table its type publishes (memviewslice.owners.exchange_api finds it; BufferExport
+    # publishes one).
     enum:
         MVS_ERR_DEVICE
         MVS_ERR_DTYPE
         MVS_ERR_VERSION
+        MVS_ERR_PRODUCER
         MVS_DLPACK_MAJOR_VERSION
         MVS_DLPACK_MINOR_VERSION
         MVS_DLPACK_FLAG_READ_ONLY
@@ -249,6 +253,23 @@ cdef extern from "memviewslice.h" nogil:
     mvs_status mvs_dlpack_export_legacy(mvs_buffer *buffer, const mvs_slice *src, int ndim, int code, int bits, mvs_dl_managed_tensor **out)
     mvs_status mvs_dlpack_import(mvs_dl_managed_tensor_versioned *tensor, mvs_slice *out_view, int *out_ndim, Py_ssize_t *out_itemsize, mvs_buffer **out_buffer)
     mvs_status mvs_dlpack_import_legacy(mvs_dl_managed_tensor *tensor, mvs_slice *out_view, int *out_ndim, Py_ssize_t *out_itemsize, mvs_buffer **out_buffer)
+    ctypedef struct mvs_dlpack_exchange_api_header:
+        mvs_dl_version version
+        mvs_dlpack_exchange_api_header *prev_api
+    ctypedef void (*mvs_dlpack_set_error_fn)(void *error_ctx, const char *kind, const char *message) noexcept
+    ctypedef int (*mvs_dlpack_managed_tensor_allocator_fn)(mvs_dl_tensor *prototype, mvs_dl_managed_tensor_versioned **out, void *error_ctx, mvs_dlpack_set_error_fn set_error) noexcept
+    ctypedef int (*mvs_dlpack_managed_tensor_from_py_object_fn)(void *py_object, mvs_dl_managed_tensor_versioned **out) noexcept
+    ctypedef int (*mvs_dlpack_managed_tensor_to_py_object_fn)(mvs_dl_managed_tensor_versioned *tensor, void **out_py_object) noexcept
+    ctypedef int (*mvs_dlpack_dltensor_from_py_object_fn)(void *py_object, mvs_dl_tensor *out) noexcept
+    ctypedef int (*mvs_dlpack_current_work_stream_fn)(int32_t device_type, int32_t device_id, void **out_current_stream) noexcept
+    ctypedef struct mvs_dlpack_exchange_api:
+        mvs_dlpack_exchange_api_header header
+        mvs_dlpack_managed_tensor_allocator_fn managed_tensor_allocator
+        mvs_dlpack_managed_tensor_from_py_object_fn managed_tensor_from_py_object_no_sync
+        mvs_dlpack_managed_tensor_to_py_object_fn managed_tensor_to_py_object_no_sync
+        mvs_dlpack_dltensor_from_py_object_fn dltensor_from_py_object_no_sync
+        mvs_dlpack_current_work_stream_fn current_work_stream
+    mvs_status mvs_dlpack_import_object(const mvs_dlpack_exchange_api *api, void *object, mvs_slice *out_view, int *out_ndim, Py_ssize_t *out_itemsize, mvs_dl_data_type *out_dtype, mvs_buffer **out_buffer)
 
     # Elementwise iteration over 1 to 8 views at once (NumPy's nditer with an external inner
     # loop): an mvs_iter on the stack, mvs_iter_init, then mvs_iter_next until it returns 0;

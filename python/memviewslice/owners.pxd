@@ -22,7 +22,7 @@
 # was compiled against (_abi.pxd).
 
 cimport memviewslice._abi
-from memviewslice cimport mvs_slice, mvs_buffer, mvs_pool
+from memviewslice cimport mvs_slice, mvs_buffer, mvs_pool, mvs_dl_data_type, mvs_dlpack_exchange_api
 
 
 cdef class BufferExport:
@@ -61,6 +61,29 @@ cdef BufferExport owner_export(mvs_buffer *buffer, int ndim, Py_ssize_t itemsize
 # from_dlpack_capsule(capsule) is the same for a capsule already obtained from __dlpack__; it
 # consumes the capsule (renames it used_...) only when the import succeeds.
 cdef BufferExport from_dlpack_capsule(capsule)
+
+# DLPack 1.3's C exchange API. BufferExport publishes one (type(obj).__dlpack_c_exchange_api__,
+# a PyCapsule "dlpack_exchange_api"): C consumers take an export as a DLPack tensor with one C
+# call. exchange_api(type(x)) is the table of x's type, or NULL when it has none (found once per
+# type). from_dlpack(x) goes through it when x's type has one (PyTorch's tensors, BufferExport),
+# and so does import_dlpack(x, ...), which gives what mvs_dlpack_import gives (a view, its
+# number of dimensions, item size and DLPack type, and a buffer owning the tensor: release it
+# with mvs_buffer_release, from any thread, with or without the GIL), falling back to
+# x.__dlpack__ for other producers. With a table in hand, mvs_dlpack_import_object(api, <void
+# *>x, ...) is the import itself, one C call into the producer; like every use of x it needs
+# the thread attached (the GIL held), and MVS_ERR_PRODUCER means the producer's exception is
+# set: raise it.
+#
+#     cdef mvs_slice view
+#     cdef int ndim
+#     cdef Py_ssize_t itemsize
+#     cdef mvs_dl_data_type dtype
+#     cdef mvs_buffer *buffer
+#     import_dlpack(tensor, &view, &ndim, &itemsize, &dtype, &buffer)
+#     cdef double[:, :] m = f64.from_buffer_2d(buffer, ...)   # or use view in nogil code
+cdef const mvs_dlpack_exchange_api *exchange_api(type tp) except? NULL
+cdef int import_dlpack(x, mvs_slice *view, int *ndim, Py_ssize_t *itemsize, mvs_dl_data_type *dtype,
+                       mvs_buffer **buffer) except -1
 
 
 # Pool(dtype, shape, order='C', capacity=16): arrays of one dtype (a struct-module format such

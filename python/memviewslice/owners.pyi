@@ -6,6 +6,11 @@ class BufferExport:
     buffers are exported read-only. Made from Cython with ``memviewslice.owners.export``;
     Python cannot make one."""
 
+    __dlpack_c_exchange_api__: object
+    """DLPack 1.3's C exchange API: a PyCapsule named "dlpack_exchange_api" of the table of C
+    functions (version 1.3) through which C consumers take an export as a DLPack tensor, make
+    one from a tensor, or allocate one, with no Python call."""
+
     def __buffer__(self, flags: int, /) -> memoryview: ...
     def __dlpack__(
         self,
@@ -41,7 +46,9 @@ class Pool:
 
 def from_dlpack(x: object, /, *, device: "str | None" = None, copy: "bool | None" = None) -> BufferExport:
     """A BufferExport sharing the memory of ``x``, any object with ``__dlpack__`` of CPU memory
-    (a NumPy array), keeping its producer alive; read-only tensors give read-only exports.
+    (a NumPy array, a PyTorch tensor), keeping its producer alive; read-only tensors give
+    read-only exports. Through the C exchange API of x's type when it has one
+    (``__dlpack_c_exchange_api__``, DLPack 1.3), with no call of ``x.__dlpack__``.
     The array API's keywords, as ``np.from_dlpack`` takes them: ``device`` None or ``"cpu"``
     (ValueError naming any other); ``copy`` True for a writable copy in new memory, False never
     to copy (BufferError when the producer cannot share), None to share when possible. More

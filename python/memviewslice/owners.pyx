@@ -18,9 +18,11 @@
 #   (per module, dtype and ndim; per buffer; the read-only dummy buffer) are published by an
 #   atomic compare-and-swap or by mvs_buffer_attach, which keep the first and drop the others
 #   (mvs_pyx_runtime.h); this module only exports their memory (owner_export).
-# - The module's dicts (_COMPLEX_SIZES, _DL_CODES, _DL_FORMATS) and _FORMATS_BY_INDEX are never
-#   written after import; _ndarray is written once from None to a tuple made before, so a racing
-#   reader sees one or the other (and racing writers at worst leak a reference to one).
+# - The exchange APIs found on types (_exchange_apis) are a dict, each access one dict operation
+#   (atomic in free-threaded CPython). The module's dicts (_COMPLEX_SIZES, _DL_FORMATS),
+#   _FORMATS_BY_INDEX, _NATIVE_ORDER and BufferExport's exchange table are never written after
+#   import; _ndarray is written once from None to a tuple made before, so a racing reader sees
+#   one or the other (and racing writers at worst leak a reference to one).
 
 cimport cython
 from cpython.pyport cimport PY_SSIZE_T_MAX
@@ -29,6 +31,9 @@ import struct
 import sys
 
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_IsValid, PyCapsule_GetPointer, PyCapsule_SetName
+from cpython.ref cimport Py_INCREF
+from cpython.exc cimport PyErr_Occurred
+from libc.stdint cimport int32_t
 from cpython.buffer cimport (
     PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS,
     PyBUF_ANY_CONTIGUOUS,
@@ -40,6 +45,9 @@ from memviewslice cimport (
     mvs_pool_create, mvs_pool_counts, mvs_pool_destroy, MVS_CONTIG_NUMPY, mvs_last_error,
     mvs_copy_contiguous, mvs_dl_managed_tensor, mvs_dl_managed_tensor_versioned, mvs_dlpack_export,
     mvs_dlpack_export_legacy, mvs_dlpack_import, mvs_dlpack_import_legacy, mvs_status, MVS_OK,
+    mvs_dl_data_type, mvs_dl_tensor, mvs_dlpack_exchange_api, mvs_dlpack_import_object, mvs_buffer_alloc,
+    mvs_dlpack_managed_tensor_from_py_object_fn, mvs_dlpack_managed_tensor_to_py_object_fn, mvs_dlpack_set_error_fn,
+    mvs_buffer_view, MVS_ERR_PRODUCER, MVS_ERR_ALLOC, MVS_ERR_NDIM, MVS_DLPACK_MAJOR_VERSION,
     MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION, MVS_DL_CPU, MVS_DLPACK_FLAG_IS_COPIED,
     MVS_DL_INT, MVS_DL_UINT, MVS_DL_FLOAT, MVS_DL_COMPLEX, MVS_DL_BOOL,
 )
@@ -63,6 +71,21 @@ def _format(dtype):
         return dtype
     import numpy
     return numpy.dtype(dtype).char.encode()
+
+
+# BufferExport's DLPack exchange API (the functions are below __dlpack__).
+cdef mvs_dlpack_exchange_api _EXCHANGE_API
+_EXCHANGE_API.header.version.major = MVS_DLPACK_MAJOR_VERSION
+_EXCHANGE_API.header.version.minor = 3  # the exchange API's layout is DLPack 1.3's
+_EXCHANGE_API.header.prev_api = NULL
+_EXCHANGE_API.managed_tensor_allocator = _exchange_allocate
+# The table's types say noexcept: Cython's `except -1` is DLPack's own protocol (-1 with the
+# exception set), which the casts keep.
+_EXCHANGE_API.managed_tensor_from_py_object_no_sync = <mvs_dlpack_managed_tensor_from_py_object_fn>_exchange_from_object
+_EXCHANGE_API.managed_tensor_to_py_object_no_sync = <mvs_dlpack_managed_tensor_to_py_object_fn>_exchange_to_object
+_EXCHANGE_API.dltensor_from_py_object_no_sync = NULL  # optional: a BufferExport keeps byte strides, not DLPack's
+_EXCHANGE_API.current_work_stream = _exchange_current_work_stream
+_EXCHANGE_CAPSULE = PyCapsule_New(&_EXCHANGE_API, "dlpack_exchange_api", NULL)
 
 
 @cython.no_gc  # its one object field, format, is bytes: it cannot be part of a cycle
@@ -111,6 +134,11 @@ cdef class BufferExport:
     def __releasebuffer__(self, Py_buffer *view):
         pass
 
+    # DLPack 1.3's C exchange API (a PyCapsule "dlpack_exchange_api" of the table below): C
+    # consumers (memviewslice's own from_dlpack among them) take a BufferExport as a DLPack
+    # tensor, or make one from a tensor, with no Python call.
+    __dlpack_c_exchange_api__ = _EXCHANGE_CAPSULE
+
     def __dlpack_device__(self):
         """(device type, device id) of the memory: always (1, 0), the CPU (kDLCPU)."""
         return (MVS_DL_CPU, 0)
@@ -141,8 +169,6 @@ cdef class BufferExport:
         cdef mvs_dl_managed_tensor *legacy = NULL
         cdef mvs_status st
         cdef unsigned long long flags = 0
-        if self.buffer == NULL:
-            raise BufferError("this BufferExport exports nothing: it was not made by export()")
         if stream is not None:
             # NumPy's type (RuntimeError): a stream is a wrong argument for CPU memory, not an
             # export that DLPack cannot carry
@@ -156,11 +182,10 @@ cdef class BufferExport:
                 raise BufferError(f"the memory is on the CPU, (1, 0); it cannot be exported to device {dl_device!r}")
         if isinstance(copy, str):
             raise ValueError(f"copy must be True, False or None, not {copy!r}")
-        if self.memory_only:
-            raise BufferError("an owner of typed memoryviews cannot be exported through DLPack: "
-                              "export the buffer itself (memviewslice.owners.export)")
+        _check_exportable(self)
         use_versioned = max_version is not None and max_version[0] >= 1
-        code, bits = _dl_dtype(self.format, self.itemsize)
+        code = _dl_code(self.format, self.itemsize)
+        bits = self.itemsize * 8
         view = _view_of(self)
         if copy:
             mvs_pyx_check(mvs_copy_contiguous(&view, self.ndim, self.itemsize, b'C', &buffer, &copied))
@@ -191,12 +216,107 @@ cdef class BufferExport:
             raise
 
 
-# The DLPack type (code, bits) of a struct-module or PEP 3118 format's type character, and back.
-_DL_CODES = {
-    **dict.fromkeys("bhilqn", MVS_DL_INT), **dict.fromkeys("BHILQN", MVS_DL_UINT),
-    **dict.fromkeys("efd", MVS_DL_FLOAT), **dict.fromkeys(("F", "D", "Zf", "Zd"), MVS_DL_COMPLEX),
-    "?": MVS_DL_BOOL,
-}
+cdef int _check_exportable(BufferExport e) except -1:
+    """BufferError unless `e` can be exported through DLPack."""
+    if e.buffer == NULL:
+        raise BufferError("this BufferExport exports nothing: it was not made by export()")
+    if e.memory_only:
+        raise BufferError("an owner of typed memoryviews cannot be exported through DLPack: "
+                          "export the buffer itself (memviewslice.owners.export)")
+    return 0
+
+
+# DLPack 1.3's C exchange API of BufferExport (dlpack.h's DLPackExchangeAPI, as
+# mvs_dlpack_exchange_api): what __dlpack__ and from_dlpack do, as C functions of the table
+# that type(obj).__dlpack_c_exchange_api__ holds. The table is static: it lives as long as the
+# process, as DLPack asks. Each function that takes or makes an object runs with the thread
+# attached (the GIL held, where there is one) and fails with -1 and a Python exception set,
+# which is Cython's `except -1`; the allocator and the stream query use no Python.
+
+cdef int _exchange_from_object(void *obj, mvs_dl_managed_tensor_versioned **out) except -1:
+    """managed_tensor_from_py_object_no_sync: the export that `obj` (a BufferExport) makes as
+    a versioned tensor, sharing its memory: __dlpack__(max_version=(1, 1)) without a capsule."""
+    cdef BufferExport e
+    cdef mvs_slice view
+    x = <object>obj
+    if not isinstance(x, BufferExport):
+        raise TypeError(f"memviewslice's DLPack exchange API takes a BufferExport, not {type(x).__name__}")
+    e = <BufferExport>x
+    _check_exportable(e)
+    view = _view_of(e)
+    if mvs_dlpack_export(e.buffer, &view, e.ndim, _dl_code(e.format, e.itemsize), e.itemsize * 8, 0, out) != MVS_OK:
+        raise BufferError(mvs_last_error().decode())
+    return 0
+
+
+cdef int _exchange_to_object(mvs_dl_managed_tensor_versioned *tensor, void **out_object) except -1:
+    """managed_tensor_to_py_object_no_sync: a new BufferExport that owns `tensor`, as
+    from_dlpack makes one; the tensor is deleted when that fails (DLPack's "stolen")."""
+    cdef mvs_slice view
+    cdef int ndim
+    cdef Py_ssize_t itemsize
+    cdef mvs_buffer *buffer = NULL
+    cdef mvs_status st
+    if tensor == NULL:
+        raise ValueError("managed_tensor_to_py_object_no_sync was given a NULL tensor")
+    st = mvs_dlpack_import(tensor, &view, &ndim, &itemsize, &buffer)
+    if st != MVS_OK:
+        ndim = tensor.dl_tensor.ndim
+        if tensor.deleter != NULL:
+            tensor.deleter(tensor)
+        _check_import(st, ndim)
+    result = _export_dlpack(buffer, &view, ndim, itemsize, tensor.dl_tensor.dtype)
+    Py_INCREF(result)
+    out_object[0] = <void *>result
+    return 0
+
+
+cdef int _exchange_allocate(mvs_dl_tensor *prototype, mvs_dl_managed_tensor_versioned **out, void *error_ctx,
+                            mvs_dlpack_set_error_fn set_error) noexcept nogil:
+    """managed_tensor_allocator: a new C-contiguous tensor of `prototype`'s item type and shape
+    in a new buffer of memviewslice (64-byte aligned, content unspecified), on the CPU."""
+    cdef Py_ssize_t shape[8]
+    cdef Py_ssize_t itemsize, nbytes
+    cdef mvs_buffer *buffer = NULL
+    cdef mvs_slice view
+    cdef mvs_status st
+    cdef int i
+    if prototype == NULL or out == NULL:
+        set_error(error_ctx, "ValueError", "managed_tensor_allocator was given a NULL prototype or output")
+        return -1
+    if prototype.device.device_type != MVS_DL_CPU:
+        set_error(error_ctx, "BufferError", "memviewslice allocates CPU memory only (device type 1)")
+        return -1
+    if prototype.ndim < 0 or prototype.ndim > 8 or (prototype.ndim > 0 and prototype.shape == NULL):
+        set_error(error_ctx, "BufferError", "memviewslice allocates tensors of 0 to 8 dimensions, with a shape")
+        return -1
+    itemsize = prototype.dtype.bits // 8
+    nbytes = itemsize
+    for i in range(prototype.ndim):
+        shape[i] = prototype.shape[i]
+        if shape[i] < 0 or (shape[i] > 0 and nbytes > PY_SSIZE_T_MAX // shape[i]):
+            set_error(error_ctx, "ValueError", "managed_tensor_allocator: a negative extent, or too many bytes")
+            return -1
+        nbytes *= shape[i]
+    st = mvs_buffer_alloc(nbytes, 64, 0, &buffer)
+    if st == MVS_OK:
+        st = mvs_buffer_view(buffer, itemsize if itemsize > 0 else 1, prototype.ndim, shape, b'C', &view)
+        if st == MVS_OK:
+            st = mvs_dlpack_export(buffer, &view, prototype.ndim, prototype.dtype.code, prototype.dtype.bits, 0, out)
+        mvs_buffer_release(buffer)  # the tensor holds its own reference
+    if st != MVS_OK:
+        set_error(error_ctx, "MemoryError" if st == MVS_ERR_ALLOC else "BufferError", mvs_last_error())
+        return -1
+    return 0
+
+
+cdef int _exchange_current_work_stream(int32_t device_type, int32_t device_id, void **out_stream) noexcept nogil:
+    """current_work_stream: CPU memory has no stream (NULL)."""
+    out_stream[0] = NULL
+    return 0
+
+
+# The struct-module format of a DLPack type (code, bits) (_dl_code is the way back).
 _DL_FORMATS = {
     (MVS_DL_INT, 8): b"b", (MVS_DL_INT, 16): b"h", (MVS_DL_INT, 32): b"i", (MVS_DL_INT, 64): b"q",
     (MVS_DL_UINT, 8): b"B", (MVS_DL_UINT, 16): b"H", (MVS_DL_UINT, 32): b"I", (MVS_DL_UINT, 64): b"Q",
@@ -220,17 +340,37 @@ cdef inline Py_ssize_t _format_index(int code, int bits) noexcept:
     return code * _FORMAT_BYTES + bits // 8
 
 
-def _dl_dtype(format, Py_ssize_t itemsize):
-    """(code, bits) of items of `format` (bytes) and `itemsize` bytes; BufferError when DLPack
-    has no such type (non-native byte order included)."""
-    f = format.decode()
-    native = "<" if sys.byteorder == "little" else ">"
-    if f[:1] in ("@", "=", native):
-        f = f[1:]
-    code = _DL_CODES.get(f)
-    if code is None or itemsize * 8 > 255:
+# The machine's byte order as a format prefix ('<' or '>'), which native items may carry.
+cdef char _NATIVE_ORDER = b'<' if sys.byteorder == "little" else b'>'
+
+
+cdef int _dl_code(bytes format, Py_ssize_t itemsize) except -1:
+    """The DLPack type code of items of `format` (a struct-module or PEP 3118 format, with a
+    native-order prefix or none) and `itemsize` bytes; BufferError when DLPack has no such type
+    (non-native byte order included). A C switch: the dict lookup it replaced was a third of
+    __dlpack__'s time."""
+    cdef const char *f = format
+    cdef Py_ssize_t n = len(format)
+    cdef int code = -1
+    if n > 1 and (f[0] == b'@' or f[0] == b'=' or f[0] == _NATIVE_ORDER):
+        f += 1
+        n -= 1
+    if n == 1:
+        if f[0] in b"bhilqn":
+            code = MVS_DL_INT
+        elif f[0] in b"BHILQN":
+            code = MVS_DL_UINT
+        elif f[0] in b"efd":
+            code = MVS_DL_FLOAT
+        elif f[0] in b"FD":
+            code = MVS_DL_COMPLEX
+        elif f[0] == b'?':
+            code = MVS_DL_BOOL
+    elif n == 2 and f[0] == b'Z' and (f[1] == b'f' or f[1] == b'd'):
+        code = MVS_DL_COMPLEX
+    if code < 0 or itemsize * 8 > 255:
         raise BufferError(f"format {format!r} ({itemsize}-byte items) has no DLPack type")
-    return code, itemsize * 8
+    return code
 
 
 cdef void _delete_versioned_capsule(object capsule) noexcept:
@@ -252,7 +392,9 @@ cdef void _delete_legacy_capsule(object capsule) noexcept:
 
 def from_dlpack(x, /, *, device=None, copy=None):
     """A BufferExport sharing the memory of `x`, any object with `__dlpack__` of CPU memory
-    (a NumPy array, a PyTorch CPU tensor, a BufferExport), without copying: `np.asarray(obj)`,
+    (a NumPy array, a PyTorch CPU tensor, a BufferExport), without copying (through the C
+    exchange API of x's type, DLPack 1.3, when it has one, and the array API's keywords are not
+    given; else through x.__dlpack__): `np.asarray(obj)`,
     `memoryview(obj)` and Cython's typed memoryviews (`cdef double[:, :] v = from_dlpack(x)`)
     then share it. The result keeps the producer's tensor, hence `x`'s memory, alive: the
     tensor's deleter runs once, when the last of them is gone. Read-only tensors give read-only
@@ -281,6 +423,9 @@ def from_dlpack(x, /, *, device=None, copy=None):
         except TypeError:
             capsule = method(x)
         return from_dlpack_capsule(capsule)
+    cdef const mvs_dlpack_exchange_api *api = exchange_api(type(x))
+    if api != NULL:
+        return _from_exchange(api, x)
     if hasattr(x, "__dlpack_device__"):
         _check_cpu(x)
     try:
@@ -383,17 +528,92 @@ cdef inline object _ndarray_dlpack(x):
     return ndarray[1] if type(x) is ndarray[0] else None
 
 
-cdef BufferExport from_dlpack_capsule(capsule):
-    """from_dlpack() of a capsule of an unconsumed DLPack tensor ("dltensor_versioned" or
-    "dltensor"), which it consumes (renames "used_...") when the import succeeds."""
-    cdef mvs_dl_managed_tensor_versioned *versioned = NULL
-    cdef mvs_dl_managed_tensor *legacy = NULL
+# The exchange APIs found on tensor types (DLPack 1.3: type(x).__dlpack_c_exchange_api__, a
+# PyCapsule "dlpack_exchange_api"), as {type: capsule, or None for a type without one}. A
+# table lives as long as its process (DLPack's rule), so its pointer stays valid; the capsule is
+# kept anyway. At most _EXCHANGE_TYPES types are remembered (a program making types without end
+# does not grow it); others are looked up on each call. Thread-safe: one dict operation each.
+cdef dict _exchange_apis = {}
+cdef enum:
+    _EXCHANGE_TYPES = 1024
+
+
+cdef const mvs_dlpack_exchange_api *exchange_api(type tp) except? NULL:
+    """The DLPack C exchange API of tensors of type `tp`, or NULL (no exception) when it has
+    none: not a capsule named "dlpack_exchange_api"."""
+    capsule = _exchange_apis.get(tp, False)
+    if capsule is False:
+        capsule = getattr(tp, "__dlpack_c_exchange_api__", None)
+        if not PyCapsule_IsValid(capsule, b"dlpack_exchange_api"):
+            capsule = None
+        if len(_exchange_apis) < _EXCHANGE_TYPES:
+            _exchange_apis[tp] = capsule
+    if capsule is None:
+        return NULL
+    return <const mvs_dlpack_exchange_api *>PyCapsule_GetPointer(capsule, b"dlpack_exchange_api")
+
+
+cdef int import_dlpack(x, mvs_slice *view, int *ndim, Py_ssize_t *itemsize, mvs_dl_data_type *dtype,
+                       mvs_buffer **buffer) except -1:
+    """`x` (any DLPack producer's tensor of CPU memory) as a view and a buffer that owns its
+    tensor, as mvs_dlpack_import gives them: through the C exchange API of x's type when it has
+    one (one C call), else through x.__dlpack__ (a versioned tensor asked for, a legacy one
+    taken). Raises as from_dlpack does (the producer's own exception when its function fails)."""
+    cdef const mvs_dlpack_exchange_api *api = exchange_api(type(x))
+    if api != NULL:
+        return _import_object(api, x, view, ndim, itemsize, dtype, buffer)
+    if hasattr(x, "__dlpack_device__"):
+        _check_cpu(x)
+    try:
+        capsule = x.__dlpack__(max_version=(1, 1))
+    except TypeError:
+        capsule = x.__dlpack__()
+    return _import_capsule(capsule, view, ndim, itemsize, dtype, buffer)
+
+
+cdef int _import_object(const mvs_dlpack_exchange_api *api, x, mvs_slice *view, int *ndim, Py_ssize_t *itemsize,
+                        mvs_dl_data_type *dtype, mvs_buffer **buffer) except -1:
+    """mvs_dlpack_import_object of `x` through `api`; a failed producer's exception is raised
+    as it set it."""
+    cdef mvs_status st = mvs_dlpack_import_object(api, <void *>x, view, ndim, itemsize, dtype, buffer)
+    if st == MVS_ERR_PRODUCER and PyErr_Occurred() != NULL:
+        return -1  # the producer's exception, left set: Cython's callers propagate it
+    if st == MVS_ERR_PRODUCER:
+        raise BufferError(mvs_last_error().decode())
+    if st == MVS_ERR_NDIM:  # the tensor, which the import deleted, had too many (or negative) dimensions
+        raise BufferError(f"{mvs_last_error().decode()}: memviewslice's views have 0 to 8 dimensions")
+    return _check_import(st, 0)
+
+
+cdef BufferExport _from_exchange(const mvs_dlpack_exchange_api *api, x):
+    """from_dlpack(x) through the exchange API `api` of x's type."""
     cdef mvs_slice view
     cdef int ndim
     cdef Py_ssize_t itemsize
+    cdef mvs_dl_data_type dtype
     cdef mvs_buffer *buffer = NULL
+    _import_object(api, x, &view, &ndim, &itemsize, &dtype, &buffer)
+    return _export_dlpack(buffer, &view, ndim, itemsize, dtype)
+
+
+cdef BufferExport from_dlpack_capsule(capsule):
+    """from_dlpack() of a capsule of an unconsumed DLPack tensor ("dltensor_versioned" or
+    "dltensor"), which it consumes (renames "used_...") when the import succeeds."""
+    cdef mvs_slice view
+    cdef int ndim
+    cdef Py_ssize_t itemsize
+    cdef mvs_dl_data_type dtype
+    cdef mvs_buffer *buffer = NULL
+    _import_capsule(capsule, &view, &ndim, &itemsize, &dtype, &buffer)
+    return _export_dlpack(buffer, &view, ndim, itemsize, dtype)
+
+
+cdef int _import_capsule(capsule, mvs_slice *view, int *ndim, Py_ssize_t *itemsize, mvs_dl_data_type *dtype,
+                         mvs_buffer **buffer) except -1:
+    """mvs_dlpack_import of the tensor of a capsule as from_dlpack_capsule() takes it."""
+    cdef mvs_dl_managed_tensor_versioned *versioned = NULL
+    cdef mvs_dl_managed_tensor *legacy = NULL
     cdef mvs_status st = MVS_OK
-    cdef int code = 0, bits = 0
     cdef bint found = True
     cdef int tensor_ndim = 0
     # One consumer per capsule: the name's check, the import and the renaming are one step for
@@ -401,14 +621,14 @@ cdef BufferExport from_dlpack_capsule(capsule):
     with cython.critical_section(capsule):
         if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
             versioned = <mvs_dl_managed_tensor_versioned *>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
-            code, bits = versioned.dl_tensor.dtype.code, versioned.dl_tensor.dtype.bits
-            st = mvs_dlpack_import(versioned, &view, &ndim, &itemsize, &buffer)
+            dtype[0] = versioned.dl_tensor.dtype
+            st = mvs_dlpack_import(versioned, view, ndim, itemsize, buffer)
             if st != MVS_OK:
                 tensor_ndim = versioned.dl_tensor.ndim
         elif PyCapsule_IsValid(capsule, b"dltensor"):
             legacy = <mvs_dl_managed_tensor *>PyCapsule_GetPointer(capsule, b"dltensor")
-            code, bits = legacy.dl_tensor.dtype.code, legacy.dl_tensor.dtype.bits
-            st = mvs_dlpack_import_legacy(legacy, &view, &ndim, &itemsize, &buffer)
+            dtype[0] = legacy.dl_tensor.dtype
+            st = mvs_dlpack_import_legacy(legacy, view, ndim, itemsize, buffer)
             if st != MVS_OK:
                 tensor_ndim = legacy.dl_tensor.ndim
         else:
@@ -422,20 +642,34 @@ cdef BufferExport from_dlpack_capsule(capsule):
             PyCapsule_SetName(capsule, "used_dltensor")
     if not found:
         raise ValueError("not a DLPack capsule, or one already consumed")
-    if st != MVS_OK:
-        if tensor_ndim > 8:
-            # what the array API asks of a consumer that cannot take the tensor (NumPy takes
-            # up to 64 dimensions; views here have at most 8)
-            raise BufferError(f"the tensor has {tensor_ndim} dimensions; memviewslice's views have at most 8")
-        if st in (MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION):
-            raise BufferError(mvs_last_error().decode())
-        mvs_pyx_check(st)
-    cdef Py_ssize_t index = _format_index(code, bits)
+    return _check_import(st, tensor_ndim)
+
+
+cdef int _check_import(mvs_status st, int tensor_ndim) except -1:
+    """Raises what a failed import (`st`) of a tensor of `tensor_ndim` dimensions means for
+    the array API: BufferError for what the tensor holds that a view cannot, ValueError for a
+    malformed tensor."""
+    if st == MVS_OK:
+        return 0
+    if tensor_ndim > 8:
+        # what the array API asks of a consumer that cannot take the tensor (NumPy takes
+        # up to 64 dimensions; views here have at most 8)
+        raise BufferError(f"the tensor has {tensor_ndim} dimensions; memviewslice's views have at most 8")
+    if st in (MVS_ERR_DEVICE, MVS_ERR_DTYPE, MVS_ERR_VERSION):
+        raise BufferError(mvs_last_error().decode())
+    return mvs_pyx_check(st)
+
+
+cdef BufferExport _export_dlpack(mvs_buffer *buffer, const mvs_slice *view, int ndim, Py_ssize_t itemsize,
+                                 mvs_dl_data_type dtype):
+    """The export of a view that an import just made with `buffer`, of items of DLPack type
+    `dtype`, taking over the import's reference (released on failure)."""
+    cdef Py_ssize_t index = _format_index(dtype.code, dtype.bits)
     format = _FORMATS_BY_INDEX[index] if index >= 0 else None
     if format is None:
         mvs_buffer_release(buffer)
-        raise BufferError(f"DLPack type (code {code}, {bits} bits) has no buffer-protocol format")
-    return _export_imported(buffer, &view, ndim, itemsize, format)
+        raise BufferError(f"DLPack type (code {dtype.code}, {dtype.bits} bits) has no buffer-protocol format")
+    return _export_imported(buffer, view, ndim, itemsize, format)
 
 
 cdef inline bint _numpy_contiguous(const mvs_slice *view, int ndim, Py_ssize_t itemsize, bint c_order) noexcept:

@@ -66,6 +66,9 @@ pub const MVS_ERR_VERSION: mvs_status = 19;
 /// A written operand of an iteration shares memory with another operand, other than as the
 /// very same view (in place).
 pub const MVS_ERR_OVERLAP: mvs_status = 20;
+/// A producer's function failed (`mvs_dlpack_import_object`: a Python producer has set an
+/// exception, which is the error to raise).
+pub const MVS_ERR_PRODUCER: mvs_status = 21;
 
 /// Why an exported function failed: a view error, or one only the C layer can see.
 #[derive(Debug)]
@@ -80,6 +83,8 @@ pub(crate) enum Failure {
     /// status.
     Recorded(mvs_status),
     Null(&'static str),
+    /// A producer's function (DLPack's exchange API) returned `rc`.
+    Producer { function: &'static str, rc: c_int },
     /// A panic (a bug), with its message.
     Panic(String),
 }
@@ -121,6 +126,7 @@ impl Failure {
     pub(crate) fn status(&self) -> mvs_status {
         match self {
             Failure::Null(_) => MVS_ERR_NULL,
+            Failure::Producer { .. } => MVS_ERR_PRODUCER,
             Failure::Panic(_) => MVS_ERR_INTERNAL,
             Failure::Copy(_) => MVS_ERR_VALUE,
             Failure::DLPack(e) => match e.kind() {
@@ -169,6 +175,13 @@ impl fmt::Display for Failure {
             Failure::DLPack(e) => e.fmt(f),
             Failure::Recorded(status) => write!(f, "status {status}"),
             Failure::Null(name) => write!(f, "argument `{name}` is NULL"),
+            Failure::Producer { function, rc: 0 } => {
+                write!(f, "the producer's {function} returned 0 but no tensor")
+            }
+            Failure::Producer { function, rc } => write!(
+                f,
+                "the producer's {function} failed (returned {rc}): a Python producer has set an exception"
+            ),
             Failure::Panic(message) => {
                 write!(f, "internal error: the library panicked: {message} (please report this)")
             }
@@ -280,6 +293,7 @@ pub extern "C" fn mvs_status_str(status: mvs_status) -> *const c_char {
         MVS_ERR_DTYPE => c"DLPack item type not supported",
         MVS_ERR_VERSION => c"DLPack major version not supported",
         MVS_ERR_OVERLAP => c"a written operand overlaps another",
+        MVS_ERR_PRODUCER => c"a DLPack producer's function failed",
         _ => c"unknown status code",
     };
     s.as_ptr()

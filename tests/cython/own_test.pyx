@@ -14,7 +14,8 @@ from memviewslice cimport (
     mvs_pool_destroy, mvs_pyx_check, MVS_BUFFER_READONLY, mvs_slice_axis, mvs_buffer_retain,
 )
 from memviewslice cimport f64
-from memviewslice.owners cimport BufferExport, export
+from memviewslice cimport mvs_dl_data_type
+from memviewslice.owners cimport BufferExport, export, exchange_api, import_dlpack
 
 cdef extern from *:
     """
@@ -343,3 +344,28 @@ def copies_dropped_in_nogil(const double[:, :] src, Py_ssize_t n):
         for i in range(n):
             total += copy_and_drop(src, i)
     return total
+
+
+def imported(x):
+    """owners.import_dlpack(x) as (data address, shape, byte strides, itemsize, DLPack code,
+    bits, whether x's type has an exchange API, and for float64 the item at the buffer's start,
+    its lowest address, read through a typed view of the buffer made in nogil code); the buffer
+    released before returning."""
+    cdef mvs_slice view
+    cdef int ndim, k
+    cdef Py_ssize_t itemsize
+    cdef mvs_dl_data_type dtype
+    cdef mvs_buffer *buffer = NULL
+    cdef double first = 0
+    cdef Py_ssize_t shape[1]
+    import_dlpack(x, &view, &ndim, &itemsize, &dtype, &buffer)
+    try:
+        if dtype.code == 2 and dtype.bits == 64 and ndim > 0 and view.shape[0] > 0:
+            shape[0] = 1
+            with nogil:
+                first = f64.from_buffer_1d(buffer, 0, shape, b'C')[0]
+        return (<Py_ssize_t>view.data, tuple(view.shape[k] for k in range(ndim)),
+                tuple(view.strides[k] for k in range(ndim)), itemsize, dtype.code, dtype.bits,
+                exchange_api(type(x)) != NULL, first)
+    finally:
+        mvs_buffer_release(buffer)

@@ -24,6 +24,7 @@ import sys
 import numpy as np
 import pytest
 
+import memviewslice
 import own_test
 
 failures = []
@@ -350,8 +351,25 @@ def section_pool():
 # --copies, --seed.
 
 DEFAULT_SEED = 20261130
+def section_import_dlpack():
+    # 5. owners.import_dlpack: a NumPy array through its __dlpack__, an export through its C
+    # exchange API, each as NumPy sees it, and a buffer whose typed view reads the memory.
+    a = np.arange(30.0).reshape(5, 6)[1:, ::2]
+    for x, exchange in ((a, False), (memviewslice.from_dlpack(a), True), (np.arange(4, dtype=np.int16)[::-1], False)):
+        y = np.asarray(x)
+        got = own_test.imported(x)
+        want = (y.__array_interface__["data"][0], y.shape, y.strides, y.itemsize, {"f": 2, "i": 0}[y.dtype.kind],
+                8 * y.itemsize, exchange, y[0, 0] if y.dtype == np.float64 else 0.0)
+        check(got == want, f"import_dlpack of {type(x).__name__} {y.shape}: {got} != {want}")
+    try:
+        own_test.imported(type("P", (), {"__dlpack_c_exchange_api__": type(memviewslice.from_dlpack(a)).__dlpack_c_exchange_api__})())
+        check(False, "import_dlpack of an object that BufferExport's table refuses succeeded")
+    except TypeError as e:
+        check("takes a BufferExport" in str(e), f"the producer's TypeError: {e}")
+
+
 DRAWING = ["handoffs", "buffer_handoffs", "copies"]
-OTHERS = ["const_views", "read_only_exports", "contiguity", "export_errors", "pool"]
+OTHERS = ["const_views", "read_only_exports", "contiguity", "export_errors", "pool", "import_dlpack"]
 _drawn = {}  # the generator and the drawing sections already run, in this process
 
 

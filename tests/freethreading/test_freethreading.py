@@ -11,8 +11,8 @@ owners (of raw memory per dtype, of one buffer shared by all, of a pool's slabs)
 shared buffer's last reference while they hold its views, and to import one DLPack capsule
 (one import consumes it); then --ft-seconds (20) of mixed work:
 views of raw memory, buffers made, viewed and released, a shared pool, exports to NumPy and
-back (from_dlpack, np.from_dlpack), transposed copies. On a free-threaded CPython it also checks
-that the GIL stayed off and that the threads ran at once: the wall time of the mixed work is
+back (from_dlpack, np.from_dlpack, the exchange API), transposed copies. On a free-threaded
+CPython it also checks that the GIL stayed off and that the threads ran at once: the wall time of the mixed work is
 below 0.75 times the threads' CPU time (2 cores at least; the machine otherwise idle, which is
 why `make test` runs it last, alone). The nogil parts run at once under a GIL too: that check
 fails when something serializes the threads (a lock in the helpers, or in the package's
@@ -122,7 +122,9 @@ class Worker:
             a = rng.standard_normal((7, 5))
             e = from_dlpack(a)  # NumPy to memviewslice: the export shares a's memory
             b = np.from_dlpack(e)  # and back to NumPy, through the export's __dlpack__
-            self.count("exports", int(not np.shares_memory(a, b)) + int(not np.array_equal(np.asarray(e), a)))
+            f = from_dlpack(e)  # an export of the export, through its C exchange API
+            self.count("exports", int(not np.shares_memory(a, b)) + int(not np.array_equal(np.asarray(e), a))
+                       + int(not np.shares_memory(a, np.asarray(f))))
             self.count("copies", int(not np.array_equal(np.asarray(m.copy_transposed(b)), a.T)))
         self.cpu = time.thread_time() - start
 
