@@ -363,7 +363,7 @@ def imported(x):
         if dtype.code == 2 and dtype.bits == 64 and ndim > 0 and view.shape[0] > 0:
             shape[0] = 1
             with nogil:
-                first = f64.from_buffer_1d(buffer, 0, shape, b'C')[0]
+                first = f64.from_buffer_1d(buffer, 0, shape, 'C')[0]
         return (<Py_ssize_t>view.data, tuple(view.shape[k] for k in range(ndim)),
                 tuple(view.strides[k] for k in range(ndim)), itemsize, dtype.code, dtype.bits,
                 exchange_api(type(x)) != NULL, first)
