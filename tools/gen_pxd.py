@@ -46,13 +46,13 @@ NDIMS = range(1, 8)  # Cython's typed memoryviews have at most 7 dimensions.
 # The C type of an item in the module's C code, where fill_Nd converts its value: Cython's own
 # types for complex items (float complex is __pyx_t_float_complex in C and in C++).
 ITEM_CTYPES = {"c64": "__pyx_t_float_complex", "c128": "__pyx_t_double_complex"}
-# The PEP 3118 format of each dtype, for the exports that owners of buffers are made from.
 # The parameters of the helpers of raw memory and buffers that carry a unit or an order, named
 # for it: offsets count items, strides count bytes; an order is the character 'C' or 'F', a
 # Py_UCS4, so that Cython takes the str literal 'C' (every supported Cython; it refuses a bytes
 # literal b'C' there) and, deprecated, an int (ord('C'), an int variable); the C macros see the
 # same integer. The table's helpers (tools/ops.py) name theirs the same way.
 OFFSET, STRIDES, ORDER = "Py_ssize_t offset_items", "const Py_ssize_t *strides_bytes", "Py_UCS4 order"
+# The PEP 3118 format of each dtype, for the exports that owners of buffers are made from.
 FORMATS = {"i8": "b", "i16": "h", "i32": "i", "i64": "q", "u8": "B", "u16": "H", "u32": "I", "u64": "Q",
            "f32": "f", "f64": "d", "c64": "Zf", "c128": "Zd"}
 
