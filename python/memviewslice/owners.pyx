@@ -423,16 +423,13 @@ def from_dlpack(x, /, *, device=None, copy=None):
         except TypeError:
             capsule = method(x)
         return from_dlpack_capsule(capsule)
-    cdef const mvs_dlpack_exchange_api *api = exchange_api(type(x))
-    if api != NULL:
-        return _from_exchange(api, x)
-    if hasattr(x, "__dlpack_device__"):
-        _check_cpu(x)
-    try:
-        capsule = x.__dlpack__(max_version=(1, 1))
-    except TypeError:
-        capsule = x.__dlpack__()
-    return from_dlpack_capsule(capsule)
+    cdef mvs_slice view
+    cdef int ndim
+    cdef Py_ssize_t itemsize
+    cdef mvs_dl_data_type dtype
+    cdef mvs_buffer *buffer = NULL
+    import_dlpack(x, &view, &ndim, &itemsize, &dtype, &buffer)
+    return _export_dlpack(buffer, &view, ndim, itemsize, dtype)
 
 
 cdef _check_cpu(x):
@@ -583,17 +580,6 @@ cdef int _import_object(const mvs_dlpack_exchange_api *api, x, mvs_slice *view, 
     if st == MVS_ERR_NDIM:  # the tensor, which the import deleted, had too many (or negative) dimensions
         raise BufferError(f"{mvs_last_error().decode()}: memviewslice's views have 0 to 8 dimensions")
     return _check_import(st, 0)
-
-
-cdef BufferExport _from_exchange(const mvs_dlpack_exchange_api *api, x):
-    """from_dlpack(x) through the exchange API `api` of x's type."""
-    cdef mvs_slice view
-    cdef int ndim
-    cdef Py_ssize_t itemsize
-    cdef mvs_dl_data_type dtype
-    cdef mvs_buffer *buffer = NULL
-    _import_object(api, x, &view, &ndim, &itemsize, &dtype, &buffer)
-    return _export_dlpack(buffer, &view, ndim, itemsize, dtype)
 
 
 cdef BufferExport from_dlpack_capsule(capsule):
