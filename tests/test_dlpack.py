@@ -616,6 +616,9 @@ def test_exchange_owner_table(checks):
     proto.dtype = DataType(2, 12, 1)
     check(api.managed_tensor_allocator(ctypes.byref(proto), ctypes.byref(t), None, set_error) == -1
           and errors[-1][0] == "BufferError", f"allocator of 12-bit floats: {errors[-1:]}")
+    proto.dtype = DataType(2, 32, 4)
+    check(api.managed_tensor_allocator(ctypes.byref(proto), ctypes.byref(t), None, set_error) == -1
+          and "lanes" in errors[-1][1], f"allocator of float32x4 vectors: {errors[-1:]}")
     stream = ctypes.c_void_p(1)
     check(api.current_work_stream(1, 0, ctypes.byref(stream)) == 0 and stream.value is None, "the CPU's stream: NULL")
     checks()

@@ -290,6 +290,9 @@ cdef int _exchange_allocate(mvs_dl_tensor *prototype, mvs_dl_managed_tensor_vers
     if prototype.ndim < 0 or prototype.ndim > 8 or (prototype.ndim > 0 and prototype.shape == NULL):
         set_error(error_ctx, "BufferError", "memviewslice allocates tensors of 0 to 8 dimensions, with a shape")
         return -1
+    if prototype.dtype.lanes != 1:
+        set_error(error_ctx, "BufferError", "memviewslice allocates scalar items only (lanes 1)")
+        return -1
     itemsize = prototype.dtype.bits // 8
     nbytes = itemsize
     for i in range(prototype.ndim):
