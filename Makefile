@@ -355,7 +355,7 @@ torch-test: $(PKG)
 	  free=$$(df -Pk $(BUILD) | awk 'NR == 2 {print $$4}'); \
 	  if [ "$$free" -lt 8000000 ]; then \
 	    echo "torch-test SKIPPED: PyTorch needs about 8 GB of disk, and $(BUILD) has $$((free / 1000)) MB free"; exit 0; fi; \
-	  echo "installing PyTorch $(TORCH_VERSION) into $(BUILD)/venv-torch (about 80 s)"; \
+	  echo "installing PyTorch $(TORCH_VERSION) into $(BUILD)/venv-torch (about a minute)"; \
 	  $(PYTHON) -m venv $(BUILD)/venv-torch && \
 	  $(TORCH_PY) -m pip install --quiet --no-cache-dir --no-compile torch==$(TORCH_VERSION) numpy pytest || \
 	    { echo "torch-test SKIPPED: pip could not install PyTorch $(TORCH_VERSION) (above: why)"; exit 0; }; \

@@ -117,9 +117,10 @@ const MAX_CHAIN: usize = 16;
 /// `managed_tensor_from_py_object_no_sync` is), `MVS_ERR_VERSION` (no table of major version
 /// `MVS_DLPACK_MAJOR_VERSION` in the chain), `MVS_ERR_PRODUCER` (the producer's function
 /// failed: a Python producer has set an exception, which the caller raises), and those of
-/// `mvs_dlpack_import` (the tensor is then deleted). Checked in that order; the producer is
-/// called only once the arguments and the version are found good. Thread-safe as the
-/// producer's function is.
+/// `mvs_dlpack_import` (the tensor is then deleted). Checked in this order: the arguments,
+/// the chain's version, the table's function, the producer's result, the import; the producer
+/// is called only once the first three are found good. Thread-safe as the producer's function
+/// is.
 ///
 /// # Safety
 /// `api` is NULL or points to a readable table whose `prev_api` chain is readable and whose
