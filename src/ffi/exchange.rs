@@ -154,7 +154,7 @@ pub unsafe extern "C" fn mvs_dlpack_import_object(
         // SAFETY: per this function's contract (the producer's function, its own arguments).
         let rc = unsafe { from_object(object, &mut tensor) };
         if rc != 0 || tensor.is_null() {
-            tensor = core::ptr::null_mut(); // not ours: a failed producer made none
+            // Not ours to delete: a failed producer made none (returned before use below).
             return Err(Failure::Producer { function: "managed_tensor_from_py_object_no_sync", rc });
         }
         Ok(())
